@@ -1,0 +1,52 @@
+"""Pure rules of the Martian dice games: no I/O, no clock, no randomness."""
+
+from __future__ import annotations
+
+from .core import (
+    Await,
+    Event,
+    Finished,
+    Option,
+    Outcome,
+    Pending,
+    Played,
+    Resigned,
+    Roll,
+    Rolled,
+    Rules,
+    Shuffle,
+    Shuffled,
+    awaited_text,
+    replay,
+    split_actions,
+    step,
+)
+from .errors import IllegalAction, InvalidAction, RulesError, SetupError, UnknownGame
+from .games import GAMES, rules_for
+
+__all__ = [
+    "GAMES",
+    "Await",
+    "Event",
+    "Finished",
+    "IllegalAction",
+    "InvalidAction",
+    "Option",
+    "Outcome",
+    "Pending",
+    "Played",
+    "Resigned",
+    "Roll",
+    "Rolled",
+    "Rules",
+    "RulesError",
+    "SetupError",
+    "Shuffle",
+    "Shuffled",
+    "UnknownGame",
+    "awaited_text",
+    "replay",
+    "rules_for",
+    "split_actions",
+    "step",
+]

@@ -1,0 +1,96 @@
+"""Random play-throughs of any registered game, for contract tests and fuzzing."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, Protocol, TypeVar
+
+from .core import (
+    Await,
+    Event,
+    Finished,
+    Played,
+    Resigned,
+    Roll,
+    Rolled,
+    Rules,
+    Shuffle,
+    Shuffled,
+    step,
+)
+
+T = TypeVar("T")
+
+
+class Rng(Protocol):
+    """The part of random.Random a play-through needs (the caller owns the generator)."""
+
+    def randrange(self, stop: int) -> int: ...
+
+    def random(self) -> float: ...
+
+
+class DeadEnd(AssertionError):
+    """A game waits for a seat that has no legal action."""
+
+
+@dataclass(frozen=True)
+class Playthrough:
+    """The events of one random game, its final state and how many steps it took."""
+
+    events: tuple[Event, ...]
+    state: Any
+    finished: bool
+
+
+def pick(rng: Rng, items: Sequence[T]) -> T:
+    """Choose one item uniformly."""
+    return items[rng.randrange(len(items))]
+
+
+def chance_event(rng: Rng, pending: Roll | Shuffle) -> Event:
+    """Answer a chance step as the server would, from the given generator."""
+    if isinstance(pending, Roll):
+        return Rolled(tuple(1 + rng.randrange(pending.sides) for _ in range(pending.count)))
+    order = list(range(pending.n))
+    for i in range(pending.n - 1, 0, -1):
+        j = rng.randrange(i + 1)
+        order[i], order[j] = order[j], order[i]
+    return Shuffled(tuple(order))
+
+
+def play_randomly(
+    rules: Rules[Any],
+    seats: int,
+    rng: Rng,
+    options: Mapping[str, object] | None = None,
+    *,
+    max_events: int = 100_000,
+    resign_rate: float = 0.0,
+) -> Playthrough:
+    """Play a game to its end with uniformly random legal actions; raise DeadEnd if stuck."""
+    state = rules.start(seats, options)
+    events: list[Event] = []
+    for _ in range(max_events):
+        pending = rules.pending(state)
+        event: Event
+        if isinstance(pending, Finished):
+            return Playthrough(tuple(events), state, True)
+        if isinstance(pending, Await):
+            seat = pick(rng, pending.seats)
+            if resign_rate and rng.random() < resign_rate:
+                event = Resigned(seat)
+            else:
+                actions = rules.legal(state, seat)
+                if not actions:
+                    raise DeadEnd(
+                        f"{rules.kind}: seat {seat} is awaited ({pending.kind}) but has no "
+                        f"legal action after {len(events)} events"
+                    )
+                event = Played(seat, pick(rng, actions))
+        else:
+            event = chance_event(rng, pending)
+        state = step(rules, state, event)
+        events.append(event)
+    return Playthrough(tuple(events), state, False)

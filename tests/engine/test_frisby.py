@@ -1,0 +1,393 @@
+"""Martian Frisby: every scenario of RULES §3.7, and the rules around them."""
+
+from __future__ import annotations
+
+import json
+import random
+from dataclasses import replace
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from engine import (
+    Await,
+    Finished,
+    IllegalAction,
+    InvalidAction,
+    Played,
+    Resigned,
+    Roll,
+    Rolled,
+    SetupError,
+    rules_for,
+    step,
+)
+from engine.games.frisby import FrisbyState, index, move_error
+from engine.testing import chance_event
+
+RULES = rules_for("martian-frisby")
+SOUTH, NORTH = 0, 1
+
+
+def started(first: int = SOUTH, **options: object) -> FrisbyState:
+    """A new game with the first player already chosen."""
+    return RULES.start(2, {"first_player": first, **options})
+
+
+def rolled(state: FrisbyState, a: int, b: int) -> FrisbyState:
+    return step(RULES, state, Rolled((a, b)))
+
+
+def position(stacks: dict[str, str], to_move: int = SOUTH, dice: tuple[int, int] | None = None):
+    """A state from {"a3": "S1 N2"}: pieces bottom to top, S/N then size."""
+    board = [()] * 16
+    for square, text in stacks.items():
+        pieces = tuple((SOUTH if p[0] == "S" else NORTH, int(p[1])) for p in text.split())
+        board[index((ord(square[0]) - ord("a"), int(square[1:])))] = pieces
+    return replace(started(to_move), board=tuple(board), dice=dice)
+
+
+def top(state: FrisbyState, square: str) -> tuple[int, int] | None:
+    stack = state.board[index((ord(square[0]) - ord("a"), int(square[1:])))]
+    return stack[-1] if stack else None
+
+
+def play(state: FrisbyState, text: str, seat: int | None = None) -> FrisbyState:
+    seat = state.to_move if seat is None else seat
+    return step(RULES, state, Played(seat, RULES.parse_action(state, seat, text)))
+
+
+# --- RULES §3.7 -----------------------------------------------------------------------
+
+
+def test_fr_t1_both_three_pointers_move_and_uncover_the_two_pointers():
+    state = play(rolled(started(), 3, 5), "a1-a4 b1-b6")
+    assert top(state, "a4") == (SOUTH, 3)
+    assert top(state, "b6") == (SOUTH, 3)
+    assert top(state, "a1") == (SOUTH, 2)
+    assert top(state, "b1") == (SOUTH, 2)
+    assert state.to_move == NORTH
+
+
+def test_fr_t2_one_piece_may_move_twice_in_opposite_directions_by_different_lengths():
+    state = play(rolled(started(), 3, 5), "a1-a6 a6-a3")
+    assert top(state, "a3") == (SOUTH, 3)
+    assert top(state, "a6") is None
+
+
+def test_fr_t3_a_move_off_the_board_is_illegal():
+    state = rolled(started(), 3, 5)
+    with pytest.raises(IllegalAction, match="a9 is off the board"):
+        play(state, "a1-a4 a4-a9")
+
+
+def test_fr_t4_a_turn_that_leaves_the_position_unchanged_is_illegal():
+    state = rolled(started(), 2, 2)
+    with pytest.raises(IllegalAction, match="leaves the board as it was"):
+        play(state, "a1-a3 a3-a1")
+
+
+def test_fr_t5_doubles_are_two_moves_of_that_length():
+    state = play(rolled(started(), 2, 2), "a1-a3 a3-a5")
+    assert top(state, "a5") == (SOUTH, 3)
+    assert "a1-a3 a3-a5" in RULES.legal(rolled(started(), 2, 2), SOUTH)
+
+
+def test_fr_t6_a_piece_nests_only_on_a_smaller_piece():
+    state = position(
+        {"a3": "S2", "a5": "N1", "a6": "N2", "a1": "S1", "b1": "S1 S2 S3", "a7": "S3", "b8": "N3"},
+        dice=(2, 3),
+    )
+    assert move_error(state.board, SOUTH, ((0, 3), (0, 5)), False) is None
+    error = move_error(state.board, SOUTH, ((0, 3), (0, 6)), False)
+    assert error is not None and "may only nest on a smaller piece" in error
+    after = play(state, "a3-a5 a5-a2")
+    assert top(after, "a5") == (NORTH, 1)
+    assert top(after, "a2") == (SOUTH, 2)
+    with pytest.raises(IllegalAction, match="a6 has North's 2-pointer on top"):
+        play(state, "a3-a6 b1-b3")
+
+
+def test_fr_t7_a_piece_under_another_is_trapped():
+    state = position(
+        {"a4": "N1 S2", "b8": "N1 N2 N3", "a8": "N2 N3", "a1": "S1 S2 S3", "b1": "S3"},
+        to_move=NORTH,
+        dice=(1, 2),
+    )
+    with pytest.raises(IllegalAction, match="trapped under South's 2-pointer"):
+        play(state, "a4-a5 a8-a6")
+    assert all(not turn.startswith("a4") for turn in RULES.legal(state, NORTH))
+
+
+def test_fr_t8_a_winning_first_move_ends_the_game_at_once():
+    state = position(
+        {
+            "a8": "S1 S2 S3",
+            "b8": "S1 S2",
+            "b5": "S3",
+            "a4": "N3",
+            "b4": "N3",
+            "a1": "N1 N2",
+            "b1": "N1 N2",
+        },
+        dice=(3, 4),
+    )
+    assert "b5-b8" in RULES.legal(state, SOUTH)
+    after = play(state, "b5-b8")
+    pending = RULES.pending(after)
+    assert isinstance(pending, Finished)
+    assert pending.outcome.ranks == (1, 2)
+    assert RULES.outcome(after) == pending.outcome
+    # No 4 could be played after the win: both South nests face a North 3-pointer.
+    board_after = after.board
+    assert move_error(board_after, SOUTH, ((0, 8), (0, 4)), False) is not None
+    assert move_error(board_after, SOUTH, ((1, 8), (1, 4)), False) is not None
+
+
+def test_fr_t8_a_second_move_after_the_win_is_refused_with_the_reason():
+    state = position(
+        {"a8": "S1 S2 S3", "b8": "S1 S2", "b5": "S3", "a1": "N1 N2 N3", "b1": "N1 N2 N3"},
+        dice=(3, 4),
+    )
+    with pytest.raises(IllegalAction, match="b5-b8 already wins the game; submit it alone"):
+        play(state, "b5-b8 b8-b4")
+
+
+def test_fr_t9_a_player_with_no_legal_pair_passes_automatically():
+    state = position(
+        {
+            "a2": "S1 N2",
+            "b2": "S1 N2",
+            "a3": "S2 N3",
+            "b3": "S2 N3",
+            "a4": "S3",
+            "b4": "S3",
+            "a8": "N1",
+            "b8": "N1",
+        }
+    )
+    for dice in [(5, 6), (6, 5), (6, 6)]:
+        after = rolled(state, *dice)
+        assert after.board == state.board
+        assert after.turns == state.turns + 1
+        assert after.to_move == NORTH
+        assert after.last == (SOUTH, "pass")
+        assert RULES.pending(after) == Roll(2)
+
+
+def test_fr_t10_pieces_jump_over_the_rows_between():
+    state = play(rolled(started(), 6, 6), "a1-a7 b1-b7")
+    assert top(state, "a7") == (SOUTH, 3)
+    assert top(state, "b7") == (SOUTH, 3)
+
+
+# --- turn rules around the scenarios ---------------------------------------------------
+
+
+def test_either_die_may_be_played_first():
+    state = rolled(started(), 3, 5)
+    assert play(state, "a1-a6 b1-b4").board != state.board
+    assert play(state, "b1-b4 a1-a6").board == play(state, "a1-a6 b1-b4").board
+
+
+def test_legal_lists_one_turn_per_distinct_outcome():
+    state = rolled(started(), 3, 5)
+    turns = RULES.legal(state, SOUTH)
+    outcomes = {play(state, t).board for t in turns}
+    assert len(outcomes) == len(turns)
+    assert "a1-a4 b1-b6" in turns or "b1-b6 a1-a4" in turns
+
+
+def test_dice_must_match_the_roll():
+    state = rolled(started(), 3, 5)
+    with pytest.raises(IllegalAction, match="you rolled 3-5, but a1-a3 b1-b6 moves 2 and 5"):
+        play(state, "a1-a3 b1-b6")
+
+
+def test_a_single_move_is_not_a_turn_unless_it_wins():
+    state = rolled(started(), 3, 5)
+    with pytest.raises(IllegalAction, match="a turn is two moves"):
+        play(state, "a1-a4")
+
+
+def test_an_illegal_first_move_cannot_be_repaired_by_the_second():
+    state = position(
+        {"a1": "S1 S2 S3", "b1": "S1 S2 S3", "a4": "N3", "a8": "N1 N2", "b8": "N1 N2 N3"},
+        dice=(3, 5),
+    )
+    with pytest.raises(IllegalAction, match="a4 has North's 3-pointer on top"):
+        play(state, "a1-a4 a4-a9")
+
+
+def test_pass_is_refused_while_a_legal_turn_exists():
+    state = rolled(started(), 3, 5)
+    with pytest.raises(IllegalAction, match="you cannot pass"):
+        play(state, "pass")
+
+
+def test_moving_out_of_turn_is_refused():
+    state = rolled(started(), 3, 5)
+    with pytest.raises(IllegalAction, match="not North's turn"):
+        step(RULES, state, Played(NORTH, "a8-a5 b8-b3"))
+
+
+def test_pieces_stay_in_their_column_unless_the_variant_is_on():
+    plain = rolled(started(), 3, 5)
+    with pytest.raises(IllegalAction, match="change-columns variant is off"):
+        play(plain, "a1-b4 b1-b6")
+    variant = rolled(started(change_columns=True), 3, 5)
+    after = play(variant, "a1-b4 b1-b6")
+    assert top(after, "b4") == (SOUTH, 3)
+    assert any(t.startswith("a1-b") for t in RULES.legal(variant, SOUTH))
+    assert not any(t.startswith("a1-b") for t in RULES.legal(plain, SOUTH))
+
+
+def test_the_first_player_is_a_chance_event_of_the_server():
+    state = RULES.start(2)
+    assert RULES.pending(state) == Roll(1, sides=2)
+    north_first = step(RULES, state, Rolled((2,)))
+    assert RULES.pending(north_first) == Roll(2)
+    assert north_first.to_move == NORTH
+    assert RULES.pending(rolled(north_first, 1, 2)) == Await((NORTH,), "move")
+
+
+def test_the_loser_of_the_last_game_may_be_set_to_go_first():
+    assert RULES.pending(RULES.start(2, {"first_player": 1})) == Roll(2)
+    assert RULES.start(2, {"first_player": "1"}).to_move == NORTH
+
+
+def test_the_draw_guard_ends_a_long_game_in_a_draw():
+    state = rolled(started(max_turns=2), 3, 5)
+    state = play(state, "a1-a4 b1-b6")
+    state = play(rolled(state, 3, 5), "a8-a5 b8-b3")
+    pending = RULES.pending(state)
+    assert isinstance(pending, Finished)
+    assert pending.outcome.ranks == (1, 1)
+    assert "draw" in pending.outcome.reason
+
+
+def test_resigning_gives_the_game_to_the_opponent():
+    state = step(RULES, rolled(started(), 3, 5), Resigned(SOUTH))
+    outcome = RULES.outcome(state)
+    assert outcome is not None and outcome.ranks == (2, 1)
+    assert "South resigned" in outcome.reason
+    with pytest.raises(IllegalAction, match="the game is over"):
+        step(RULES, state, Rolled((1, 2)))
+
+
+@pytest.mark.parametrize(
+    ("options", "message"),
+    [
+        ({"max_turns": -1}, "'max_turns': -1 is below 0"),
+        ({"first_player": 2}, "'first_player': 2 is above 1"),
+        ({"change_columns": "maybe"}, "'change_columns': 'maybe' is not a valid bool"),
+        ({"colour": "red"}, "unknown option 'colour'"),
+    ],
+)
+def test_bad_options_are_refused_naming_the_option(options, message):
+    with pytest.raises(SetupError, match=message):
+        RULES.start(2, options)
+
+
+def test_only_two_players_can_play():
+    with pytest.raises(SetupError, match="played by 2 players, not 3"):
+        RULES.start(3)
+
+
+# --- notation, sentences, views ---------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "a1-a4 b1-b6",
+        "A1-A4 B1-B6",
+        "  a1 - a4 ,  b1-b6 ",
+        "a1a4 b1b6",
+        "a1 to a4 then b1 to b6",
+        "a1–a4; b1—b6",
+        "a1 a4 b1 b6",
+    ],
+)
+def test_notation_is_forgiving_of_case_and_spacing(text):
+    assert RULES.parse_action(started(), SOUTH, text) == "a1-a4 b1-b6"
+
+
+def test_a_single_winning_move_and_pass_parse():
+    assert RULES.parse_action(started(), SOUTH, "B5 B8") == "b5-b8"
+    assert RULES.parse_action(started(), SOUTH, " PASS ") == "pass"
+
+
+@pytest.mark.parametrize("text", ["", "move my piece", "a1-a4 b1", "a1-a4 b1-b6 a2-a3", "z"])
+def test_unreadable_notation_names_what_was_given_and_the_expected_form(text):
+    with pytest.raises(InvalidAction) as caught:
+        RULES.parse_action(started(), SOUTH, text)
+    assert repr(text.strip()) in str(caught.value)
+    assert "a1-a4 b1-b6" in str(caught.value)
+
+
+@given(st.text(max_size=60))
+def test_any_text_parses_to_a_canonical_action_or_a_clean_invalid_action(text):
+    state = started()
+    try:
+        action = RULES.parse_action(state, SOUTH, text)
+    except InvalidAction:
+        return
+    assert RULES.parse_action(state, SOUTH, action) == action
+
+
+@given(st.lists(st.sampled_from(["a", "b", "c", "1", "4", "9", "-", " ", "x", "to"]), max_size=12))
+def test_near_miss_notation_never_escapes_as_another_exception(parts):
+    try:
+        RULES.parse_action(started(), SOUTH, "".join(parts))
+    except InvalidAction:
+        pass
+
+
+def test_describe_says_who_moved_what_where():
+    state = rolled(started(), 3, 5)
+    assert (
+        RULES.describe(state, "a1-a4 b1-b6")
+        == "South moves the 3 from a1 to a4 and the 3 from b1 to b6"
+    )
+    nest = position({"a3": "S2", "a5": "N1", "b1": "S3", "a8": "N3"}, dice=(2, 1))
+    assert "onto North's 1" in RULES.describe(nest, "a3-a5 b1-b2")
+    assert RULES.describe(state, "pass") == "South passes"
+
+
+def test_the_view_is_json_and_shows_the_board_dice_and_whose_turn():
+    state = rolled(started(), 3, 5)
+    for seat in (None, SOUTH, NORTH):
+        view = RULES.view(state, seat)
+        assert json.loads(json.dumps(view)) == view
+        assert view["viewer"] == seat
+    view = RULES.view(state, None)
+    assert view["dice"] == [3, 5]
+    assert view["awaiting"] == [SOUTH]
+    assert view["board"]["a1"] == [
+        {"seat": 0, "size": 1},
+        {"seat": 0, "size": 2},
+        {"seat": 0, "size": 3},
+    ]
+
+
+def test_dump_and_load_round_trip_a_finished_game():
+    state = step(RULES, rolled(started(), 3, 5), Resigned(NORTH))
+    assert RULES.load(json.loads(json.dumps(RULES.dump(state)))) == state
+
+
+def test_the_house_bot_plays_games_to_a_real_win():
+    for seed in range(20):
+        rng = random.Random(seed)
+        state = RULES.start(2)
+        while not isinstance(pending := RULES.pending(state), Finished):
+            if isinstance(pending, Await):
+                seat = pending.seats[0]
+                event = Played(seat, RULES.bot_action(state, seat))
+            else:
+                event = chance_event(rng, pending)
+            state = step(RULES, state, event)
+        assert "both nests home" in pending.outcome.reason
+        # Nesting in order keeps bot games short (median 35 half-turns over 300 seeds).
+        assert state.turns < 200
