@@ -1,0 +1,59 @@
+"""The server's errors: each one maps to one HTTP status and names the problem."""
+
+from __future__ import annotations
+
+
+class PbemError(Exception):
+    """Base class of every error the server shows to a person."""
+
+    status = 400
+    code = "bad-request"
+
+
+class NotFound(PbemError):
+    """No such game, player or page."""
+
+    status = 404
+    code = "not-found"
+
+
+class BadLink(PbemError):
+    """A link or token that was not made by this server (forged or damaged)."""
+
+    status = 400
+    code = "bad-link"
+
+
+class ExpiredLink(PbemError):
+    """A genuine link that is too old to use."""
+
+    status = 410
+    code = "expired-link"
+
+
+class StaleTurn(PbemError):
+    """The turn a link or form was for has been played, or another request won the race."""
+
+    status = 409
+    code = "stale"
+
+
+class Rejected(PbemError):
+    """A move that cannot be read or is not allowed now."""
+
+    status = 422
+    code = "illegal-action"
+
+
+class Forbidden(PbemError):
+    """Not signed in, or not allowed to do this."""
+
+    status = 403
+    code = "forbidden"
+
+
+class TooMany(PbemError):
+    """Rate limit reached."""
+
+    status = 429
+    code = "rate-limited"

@@ -1,0 +1,96 @@
+"""Signed tokens for move links, sign-in links and unsubscribe links (DESIGN §5)."""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import hmac
+from dataclasses import dataclass
+from typing import Any
+
+from itsdangerous import BadSignature, SignatureExpired, URLSafeTimedSerializer
+
+from .errors import BadLink, ExpiredLink
+
+MOVE_SALT = "pbem.move"
+SIGNIN_SALT = "pbem.signin"
+UNSUBSCRIBE_SALT = "pbem.unsubscribe"
+SIGNIN_MAX_AGE = 60 * 60
+
+
+@dataclass(frozen=True)
+class MoveGrant:
+    """What a move link allows: act for one seat of one game, issued at one seq."""
+
+    game: str
+    seat: int
+    seq: int
+
+
+class Signer:
+    """Signs and checks tokens with the current key, accepting the fallback keys."""
+
+    def __init__(self, secret_key: str, fallbacks: tuple[str, ...] = (), max_age: int = 0):
+        self.keys = [secret_key, *fallbacks]
+        self.max_age = max_age or 60 * 60 * 24 * 30
+
+    def _serializer(self, salt: str) -> URLSafeTimedSerializer:
+        # itsdangerous signs with the last key and verifies with any of them.
+        return URLSafeTimedSerializer(list(reversed(self.keys)), salt=salt)
+
+    def _load(self, salt: str, token: str, max_age: int, what: str) -> Any:
+        try:
+            return self._serializer(salt).loads(token, max_age=max_age)
+        except SignatureExpired as e:
+            raise ExpiredLink(f"this {what} has expired; ask for a new one") from e
+        except BadSignature as e:
+            raise BadLink(
+                f"this {what} is not valid: it was not made by this server or was cut short"
+            ) from e
+
+    def move_token(self, grant: MoveGrant) -> str:
+        """A token allowing a seat to act in a game."""
+        return str(self._serializer(MOVE_SALT).dumps([grant.game, grant.seat, grant.seq]))
+
+    def read_move_token(self, token: str) -> MoveGrant:
+        """The grant inside a move token; BadLink or ExpiredLink if it cannot be used."""
+        data = self._load(MOVE_SALT, token, self.max_age, "move link")
+        try:
+            game, seat, seq = data
+            return MoveGrant(str(game), int(seat), int(seq))
+        except (TypeError, ValueError) as e:
+            raise BadLink("this move link is not valid: its content is malformed") from e
+
+    def reply_ref(self, grant: MoveGrant) -> str:
+        """A short signed reference for replies: fits an address's local part (<= 64)."""
+        body = f"{grant.game}.{grant.seat}.{grant.seq}"
+        return f"{body}.{self._mac(body, self.keys[0])}"
+
+    def read_reply_ref(self, ref: str) -> MoveGrant:
+        """The grant a reply reference names; BadLink if it was not made here."""
+        body, _, mac = ref.strip().lower().rpartition(".")
+        if not any(hmac.compare_digest(mac, self._mac(body, key)) for key in self.keys):
+            raise BadLink(f"the reply reference {ref!r} was not made by this server")
+        game, seat, seq = body.split(".")
+        return MoveGrant(game, int(seat), int(seq))
+
+    @staticmethod
+    def _mac(body: str, key: str) -> str:
+        digest = hmac.new(key.encode(), f"pbem.reply:{body}".encode(), hashlib.sha256).digest()
+        return base64.b32encode(digest).decode()[:16].lower()
+
+    def signin_token(self, player_id: int) -> str:
+        """A short-lived token that signs a player in."""
+        return str(self._serializer(SIGNIN_SALT).dumps(player_id))
+
+    def read_signin_token(self, token: str) -> int:
+        """The player a sign-in token is for."""
+        return int(self._load(SIGNIN_SALT, token, SIGNIN_MAX_AGE, "sign-in link"))
+
+    def unsubscribe_token(self, player_id: int) -> str:
+        """A token that stops mail to a player (it does not expire)."""
+        return str(self._serializer(UNSUBSCRIBE_SALT).dumps(player_id))
+
+    def read_unsubscribe_token(self, token: str) -> int:
+        """The player an unsubscribe token is for."""
+        return int(self._load(UNSUBSCRIBE_SALT, token, 10 * 365 * 86400, "unsubscribe link"))

@@ -1,0 +1,152 @@
+"""The JSON API for bots and other clients: same rules and errors as the pages."""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+from typing import Any
+
+from flask import Blueprint, jsonify, request
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from .. import current_player, inbound, present, services, store
+from ..errors import Forbidden, NotFound, Rejected
+from ..models import Player
+from ..play import load, start_game, submit
+
+bp = Blueprint("api", __name__, url_prefix="/api")
+
+
+def api_player(session: Session) -> Player:
+    """The player named by a Bearer token, or the signed-in browser session."""
+    header = request.headers.get("Authorization", "")
+    if header.startswith("Bearer "):
+        digest = hashlib.sha256(header.removeprefix("Bearer ").strip().encode()).hexdigest()
+        player = session.scalars(select(Player).where(Player.api_token_hash == digest)).first()
+        if player is None:
+            raise Forbidden("that API token is not valid")
+        return player
+    player = current_player(session)
+    if player is None:
+        raise Forbidden("send 'Authorization: Bearer <token>' (make a token at /me)")
+    return player
+
+
+def body() -> dict[str, Any]:
+    """The request's JSON object, or Rejected."""
+    data = request.get_json(silent=True)
+    if not isinstance(data, dict):
+        raise Rejected("the request body must be a JSON object")
+    return data
+
+
+def game_json(session: Session, public_id: str) -> dict[str, Any]:
+    """The spectator view of a game plus what it waits for."""
+    loaded = load(session, public_id)
+    game = loaded.game
+    return {
+        "id": game.public_id,
+        "kind": game.kind,
+        "status": game.status,
+        "head": {"seq": game.head_seq, "hash": game.head_hash},
+        "players": [s.player.name for s in game.seats],
+        "commitment": loaded.setup.commitment,
+        "position": present.position(loaded.rules, loaded.state, None),
+    }
+
+
+@bp.post("/games")
+def create() -> Any:
+    """Create a game: {"kind", "players": [email or {"email", "name"}], "preset", "options"}."""
+    svc = services()
+    data = body()
+    raw_players = data.get("players")
+    if not isinstance(raw_players, list) or not raw_players:
+        raise Rejected("'players' must be a list of email addresses")
+    for p in raw_players:
+        name = p.get("name") if isinstance(p, dict) else None
+        if not isinstance(p, str | dict) or not isinstance(name, str | None):
+            raise Rejected(f"player {p!r} must be an email, or {{'email': ..., 'name': text}}")
+    players = [
+        (p, None) if isinstance(p, str) else (str(p.get("email", "")), p.get("name"))
+        for p in raw_players
+    ]
+    options = data.get("options") or {}
+    if not isinstance(options, dict):
+        raise Rejected("'options' must be an object")
+    if not isinstance(data.get("preset"), str | None):
+        raise Rejected("'preset' must be the name of a preset")
+
+    def create_game(session: Session) -> dict[str, Any]:
+        creator = api_player(session)
+        loaded = start_game(
+            session,
+            svc.ctx,
+            str(data.get("kind", "")),
+            players,
+            options=options,
+            preset=data.get("preset"),
+            created_by=creator,
+            deadline_hours=int(data.get("deadline_hours", 72)),
+            timeout_policy=str(data.get("timeout_policy", "bot")),
+        )
+        return {
+            "id": loaded.game.public_id,
+            "url": f"{svc.settings.base_url}/games/{loaded.game.public_id}",
+        }
+
+    return jsonify(svc.write(create_game)), 201
+
+
+@bp.post("/inbound-mail")
+def inbound_mail() -> Any:
+    """Play a reply mail posted raw (message/rfc822) by an MTA or mail service webhook."""
+    svc = services()
+    expected = svc.settings.inbound_token
+    if not expected:
+        raise NotFound("inbound mail over HTTP is off (set PBEM_INBOUND_TOKEN to turn it on)")
+    sent = request.headers.get("Authorization", "").removeprefix("Bearer ").strip()
+    if not hmac.compare_digest(sent, expected):
+        raise Forbidden("that inbound-mail token is not valid")
+    raw = request.get_data()
+    result = svc.write(lambda s: inbound.ingest(s, svc.ctx, raw))
+    return jsonify(status=result.status, message=result.message)
+
+
+@bp.get("/games/<public_id>")
+def show(public_id: str) -> Any:
+    """The spectator view of a game."""
+    with services().db.read() as session:
+        return jsonify(game_json(session, public_id))
+
+
+@bp.get("/games/<public_id>/log")
+def log(public_id: str) -> Any:
+    """Every event of a game, with hashes."""
+    with services().db.read() as session:
+        loaded = load(session, public_id)
+        log = present.public_log(
+            loaded.rules,
+            loaded.setup,
+            store.entries(session, loaded.game),
+            loaded.state,
+        )
+        return jsonify([e.to_json() for e in log])
+
+
+@bp.post("/play/<token>")
+def play(token: str) -> Any:
+    """Act with a move token: {"action": "..."}."""
+    svc = services()
+    grant = svc.signer.read_move_token(token)
+    data = body()
+    action = data.get("action")
+    if not isinstance(action, str) or not action.strip():
+        raise Rejected("'action' must be the move as text")
+    nonce = data.get("nonce") if isinstance(data.get("nonce"), str) else None
+    result = svc.write(lambda s: submit(s, svc.ctx, grant, action, nonce=nonce))
+    with svc.db.read() as session:
+        state = game_json(session, grant.game)
+    fresh = svc.signer.move_token(type(grant)(grant.game, grant.seat, result.head))
+    return jsonify(played=result.description, replayed=result.replayed, token=fresh, game=state)
