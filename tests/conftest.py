@@ -1,0 +1,133 @@
+"""Shared fixtures: an app on SQLite and on PostgreSQL, an SMTP sink, a CLI runner."""
+
+from __future__ import annotations
+
+import os
+import secrets
+from collections.abc import Iterator
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+import pytest
+import sqlalchemy as sa
+from sqlalchemy.engine import make_url
+
+from pbem import create_app, migrate
+from pbem.config import load_settings
+from pbem.db import Database
+from pbem.models import Base
+
+POSTGRES_ENV = "PBEM_TEST_POSTGRES_URL"
+IN_CI = os.environ.get("CI", "").lower() == "true"
+
+
+def postgres_admin_url() -> str | None:
+    """The server to create test databases on, or None (a failure in CI)."""
+    url = os.environ.get(POSTGRES_ENV)
+    if not url:
+        if IN_CI:
+            pytest.fail(f"{POSTGRES_ENV} is not set, and CI needs the PostgreSQL tests")
+        return None
+    return url
+
+
+def psycopg_url(url: str) -> sa.URL:
+    """The URL with the psycopg 3 driver named."""
+    parsed = make_url(url)
+    return parsed.set(drivername="postgresql+psycopg")
+
+
+@pytest.fixture(scope="session")
+def postgres_database() -> Iterator[str]:
+    """A fresh PostgreSQL database for this test run, dropped at the end."""
+    admin = postgres_admin_url()
+    if admin is None:
+        pytest.skip(f"PostgreSQL tests need {POSTGRES_ENV} (CI sets it)")
+    admin_url = psycopg_url(admin)
+    name = f"pbem_test_{secrets.token_hex(6)}"
+    try:
+        engine = sa.create_engine(admin_url, isolation_level="AUTOCOMMIT")
+        with engine.connect() as conn:
+            conn.exec_driver_sql(f'CREATE DATABASE "{name}"')
+    except sa.exc.OperationalError as e:
+        if IN_CI:
+            pytest.fail(f"PostgreSQL at {admin} is unreachable: {e}")
+        pytest.skip(f"PostgreSQL at {admin} is unreachable: {e}")
+    url = admin_url.set(database=name).render_as_string(hide_password=False)
+    try:
+        yield url
+    finally:
+        with engine.connect() as conn:
+            conn.exec_driver_sql(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+        engine.dispose()
+
+
+@pytest.fixture(scope="session")
+def migrated_postgres(postgres_database: str) -> str:
+    """The run's PostgreSQL database, migrated to head once."""
+    db = Database(postgres_database)
+    migrate.upgrade(db.engine)
+    db.dispose()
+    return postgres_database
+
+
+def empty_tables(url: str) -> None:
+    """Delete every row, keeping the schema."""
+    db = Database(url)
+    with db.engine.begin() as conn:
+        names = ", ".join(f'"{t.name}"' for t in Base.metadata.sorted_tables)
+        conn.exec_driver_sql(f"TRUNCATE {names} RESTART IDENTITY CASCADE")
+    db.dispose()
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    """A migrated, empty database of each kind."""
+    if request.param == "sqlite":
+        url = f"sqlite:///{tmp_path / 'test.db'}"
+        db = Database(url)
+        migrate.upgrade(db.engine)
+        db.dispose()
+        return url
+    url = request.getfixturevalue("migrated_postgres")
+    empty_tables(url)
+    return str(url)
+
+
+@pytest.fixture
+def settings(database_url: str, tmp_path: Path) -> Any:
+    """Settings for a test app: its own instance folder, a fixed base URL."""
+    instance = tmp_path / "instance"
+    base = load_settings({"PBEM_INSTANCE_PATH": str(instance), "PBEM_SECRET_KEY": "test-key"})
+    return replace(base, database_url=database_url, base_url="http://pbem.test")
+
+
+@pytest.fixture
+def app(settings: Any) -> Iterator[Any]:
+    """The app on a migrated database."""
+    app = create_app({"SETTINGS": settings, "TESTING": True})
+    yield app
+    app.extensions["pbem"].db.dispose()
+
+
+@pytest.fixture
+def client(app: Any) -> Any:
+    """A test client."""
+    return app.test_client()
+
+
+@pytest.fixture
+def runner(app: Any) -> Any:
+    """A CLI runner for the app's commands."""
+    return app.test_cli_runner()
+
+
+@pytest.fixture
+def smtp_sink() -> Iterator[Any]:
+    """A running SMTP sink on 127.0.0.1."""
+    from tests.smtp_sink import SmtpSink
+
+    sink = SmtpSink().start()
+    yield sink
+    sink.stop()

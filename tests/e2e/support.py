@@ -1,0 +1,203 @@
+"""Helpers of the end-to-end tests: the server process, mails and their links."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from collections.abc import Callable
+from dataclasses import dataclass
+from email.message import EmailMessage
+from pathlib import Path
+from typing import Any
+
+import engine
+from pbem import store
+from tests.smtp_sink import SmtpSink
+
+CHROMIUM = Path("/usr/bin/chromium")
+CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+PBEM = Path(sys.executable).parent / "pbem"
+STARTUP_TIMEOUT = 30.0
+MAIL_TIMEOUT = 15.0
+LINK = re.compile(r"https?://[^\s<>\"]+")
+ACTING = ("move", "resign", "timeout")  # the events by which a seat acts
+SUBJECTS = {"invite": "you are invited", "turn": "your move", "result": "the game is over"}
+
+
+def in_ci() -> bool:
+    """Whether this run is CI, where a missing browser is a failure and not a skip."""
+    return os.environ.get("CI", "").lower() == "true"
+
+
+@dataclass
+class Server:
+    """A running `pbem serve` process and what it takes to talk to it."""
+
+    url: str
+    env: dict[str, str]
+    instance: Path
+    database: Path
+    sink: SmtpSink
+    process: subprocess.Popen[bytes]
+    log_path: Path
+
+    def cli(self, *args: str, timeout: float = 60.0) -> subprocess.CompletedProcess[str]:
+        """Run a `pbem` command with the server's environment."""
+        return subprocess.run(
+            [str(PBEM), *args],
+            env=self.env,
+            capture_output=True,
+            text=True,
+            timeout=timeout,
+            check=False,
+        )
+
+    def new_game(self, *players: str, kind: str = "martian-frisby") -> str:
+        """Create a game with the CLI; return its public id."""
+        args = ["new-game", kind]
+        for player in players:
+            args += ["--player", player]
+        done = self.cli(*args)
+        assert done.returncode == 0, done.stderr
+        public_id, url = done.stdout.split()[:2]
+        assert url == f"{self.url}/games/{public_id}"
+        return public_id
+
+    def get(self, path: str) -> bytes:
+        """GET a path of the server (plain HTTP, no browser)."""
+        with urllib.request.urlopen(self.url + path, timeout=10) as response:
+            return bytes(response.read())
+
+    def log(self, public_id: str) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+        """The game's exported log: the header and the events."""
+        lines = self.get(f"/games/{public_id}/log.jsonl").decode().splitlines()
+        return json.loads(lines[0]), [json.loads(line) for line in lines[1:] if line]
+
+
+def text_of(message: EmailMessage) -> str:
+    """The text/plain part of a mail."""
+    part = message.get_body(preferencelist=("plain",))
+    assert part is not None, f"mail {message['Subject']!r} has no text part"
+    return str(part.get_content())  # type: ignore[attr-defined]
+
+
+def links_in(message: EmailMessage, path: str) -> list[str]:
+    """Every link in the mail's text part whose path starts with `path`, in order."""
+    return [url for url in LINK.findall(text_of(message)) if f"/{path.strip('/')}/" in url]
+
+
+def link_in(message: EmailMessage, path: str) -> str:
+    """The first link to `path` without a query (a turn mail's "play here" link)."""
+    for url in links_in(message, path):
+        if "?" not in url:
+            return url
+    raise AssertionError(f"no /{path}/ link in mail {message['Subject']!r}:\n{text_of(message)}")
+
+
+def wait_for_mail(
+    sink: SmtpSink,
+    matches: Callable[[EmailMessage], bool],
+    what: str,
+    timeout: float = MAIL_TIMEOUT,
+) -> EmailMessage:
+    """The newest mail that matches, waiting (bounded) for it to arrive."""
+    deadline = time.monotonic() + timeout
+    while True:
+        with sink.lock:
+            found = [m for m in sink.messages if matches(m)]
+        if found:
+            return found[-1]
+        if time.monotonic() > deadline:
+            with sink.lock:
+                subjects = [f"{m['To']}: {m['Subject']}" for m in sink.messages[-10:]]
+            raise AssertionError(f"no mail {what} within {timeout}s; last mails: {subjects}")
+        time.sleep(0.01)
+
+
+def wait_until_up(process: subprocess.Popen[bytes], url: str, log_path: Path) -> None:
+    """Poll the server (bounded) until it answers; fail early if it exits."""
+    deadline = time.monotonic() + STARTUP_TIMEOUT
+    last: Exception | None = None
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            raise AssertionError(
+                f"pbem serve exited with {process.returncode}:\n{log_path.read_text()}"
+            )
+        try:
+            with urllib.request.urlopen(url + "/", timeout=2) as response:
+                if response.status == 200:
+                    return
+        except (urllib.error.URLError, ConnectionError, TimeoutError) as e:
+            last = e
+        time.sleep(0.1)
+    raise AssertionError(f"pbem serve did not answer within {STARTUP_TIMEOUT}s ({last})")
+
+
+def stop(process: subprocess.Popen[bytes]) -> None:
+    """Terminate the process and reap it, killing it if it will not stop."""
+    if process.poll() is None:
+        process.terminate()
+        try:
+            process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait(timeout=10)
+
+
+def rebuild(events: list[dict[str, Any]]) -> tuple[engine.Rules[Any], Any]:
+    """The rules and the current state, folded from exported events."""
+    log = [store.LogEntry(**event) for event in events]
+    setup = store.Setup.from_payload(log[0].payload)
+    rules = engine.rules_for(setup.kind)
+    return rules, store.fold(rules, setup, log)
+
+
+def last_actor(events: list[dict[str, Any]]) -> int | None:
+    """The seat of the newest move, resignation or timeout."""
+    return next((e["seat"] for e in reversed(events) if e["kind"] in ACTING), None)
+
+
+def is_mail(game: str, purpose: str, to: str, head_hash: str | None = None) -> Any:
+    """Match a game's invite, turn or result mail to one address (a turn mail: for a head)."""
+    # A turn mail names the log head's hash (DESIGN §6), which pins it to one position.
+
+    def matches(message: EmailMessage) -> bool:
+        subject = str(message["Subject"])
+        return (
+            to in str(message["To"])
+            and f" {game}] " in subject
+            and SUBJECTS[purpose] in subject
+            and "reminder" not in subject
+            and (head_hash is None or head_hash in text_of(message))
+        )
+
+    return matches
+
+
+def turn_mail(server: Server, game: str, events: list[dict[str, Any]], seat: int, to: str) -> Any:
+    """Wait for the mail that brings the seat's turn now."""
+    # When a seat's decision follows its own (the opponent had no legal turn and passed),
+    # no new mail is sent: the newest older link shows a fresh form instead.
+    if last_actor(events) == seat:
+        return wait_for_mail(server.sink, is_mail(game, "turn", to), f"a turn mail to {to}")
+    head = events[-1]
+    return wait_for_mail(
+        server.sink,
+        is_mail(game, "turn", to, head["hash"]),
+        f"the turn mail to {to} after event {head['seq']}",
+    )

@@ -1,0 +1,151 @@
+"""Helpers for the pipe's tests: start and play games, read the log and the outbox, forms."""
+
+from __future__ import annotations
+
+import html
+import re
+from collections.abc import Sequence
+from typing import Any
+
+from sqlalchemy import func, select
+
+from pbem import Services, play, store
+from pbem.links import MoveGrant
+from pbem.models import Event, Game, Outbox, Snapshot
+
+BASE = "http://pbem.test"
+PLAYERS = (("ann@example.org", "Ann"), ("bob@example.org", "Bob"))
+KIND = "martian-frisby"
+CSRF_INPUT = re.compile(r'name="csrf" value="([^"]+)"')
+
+
+def svc_of(app: Any) -> Services:
+    """The services of an app, without needing an app context."""
+    return app.extensions["pbem"]  # type: ignore[no-any-return]
+
+
+def start(app: Any, players: Sequence[tuple[str, str | None]] = PLAYERS, **kw: Any) -> str:
+    """Start a Martian Frisby game through the service layer; return its public id."""
+    svc = svc_of(app)
+    return svc.write(
+        lambda s: play.start_game(s, svc.ctx, KIND, list(players), **kw).game.public_id
+    )
+
+
+def loaded(app: Any, public_id: str) -> play.Loaded:
+    """The game rebuilt from its log, in a read session."""
+    with svc_of(app).db.read() as s:
+        return play.load(s, public_id)
+
+
+def awaited(app: Any, public_id: str) -> int:
+    """The one seat the game waits for."""
+    (seat,) = loaded(app, public_id).awaited()
+    return seat
+
+
+def grant(app: Any, public_id: str, seat: int | None = None) -> MoveGrant:
+    """A grant at the current head for a seat (the awaited one by default)."""
+    game = loaded(app, public_id)
+    seat = awaited(app, public_id) if seat is None else seat
+    return MoveGrant(public_id, seat, game.game.head_seq)
+
+
+def token(app: Any, public_id: str, seat: int | None = None) -> str:
+    """A move token at the current head for a seat (the awaited one by default)."""
+    return svc_of(app).signer.move_token(grant(app, public_id, seat))
+
+
+def legal(app: Any, public_id: str, seat: int | None = None) -> tuple[str, ...]:
+    """The legal actions of a seat (the awaited one by default)."""
+    game = loaded(app, public_id)
+    seat = awaited(app, public_id) if seat is None else seat
+    return game.rules.legal(game.state, seat)
+
+
+def illegal(app: Any, public_id: str) -> str:
+    """A well-formed turn that the awaited seat may not play now."""
+    options = set(legal(app, public_id))
+    for text in ("a1-a2 b1-b2", "a1-a3 b1-b3", "a8-a7 b8-b7", "a1-a2 a2-a3"):
+        if text not in options:
+            return text
+    raise AssertionError("every candidate is legal")
+
+
+def move(app: Any, public_id: str, action: str | None = None) -> play.Submitted:
+    """Play the awaited seat's first legal action (or the given one) through submit()."""
+    svc = svc_of(app)
+    g = grant(app, public_id)
+    text = action or legal(app, public_id)[0]
+    return svc.write(lambda s: play.submit(s, svc.ctx, g, text))
+
+
+def log(app: Any, public_id: str) -> list[store.LogEntry]:
+    """Every event of a game, in order."""
+    with svc_of(app).db.read() as s:
+        game = s.scalars(select(Game).where(Game.public_id == public_id)).one()
+        return store.entries(s, game)
+
+
+def game_row(app: Any, public_id: str) -> Game:
+    """The game's row."""
+    with svc_of(app).db.read() as s:
+        return s.scalars(select(Game).where(Game.public_id == public_id)).one()
+
+
+def outbox(app: Any, **where: Any) -> list[Outbox]:
+    """Outbox rows in id order, filtered by column values."""
+    with svc_of(app).db.read() as s:
+        query = select(Outbox).filter_by(**where).order_by(Outbox.id)
+        return list(s.scalars(query))
+
+
+def counts(app: Any) -> dict[str, Any]:
+    """What a request that changes nothing must leave alone."""
+    with svc_of(app).db.read() as s:
+        games = s.scalars(select(Game).order_by(Game.id)).all()
+        return {
+            "events": s.scalar(select(func.count()).select_from(Event)),
+            "outbox": s.scalar(select(func.count()).select_from(Outbox)),
+            "snapshots": s.scalar(select(func.count()).select_from(Snapshot)),
+            "heads": [(g.public_id, g.head_seq, g.head_hash, g.status) for g in games],
+            "updated": [g.updated_at for g in games],
+        }
+
+
+def csrf_in(page: str) -> str:
+    """The CSRF token of the first form on a page."""
+    found = CSRF_INPUT.search(page)
+    assert found, "the page has no csrf field"
+    return html.unescape(found[1])
+
+
+def csrf(client: Any, **kw: Any) -> str:
+    """This client's CSRF token (read from the sign-in form)."""
+    return csrf_in(client.get("/signin", **kw).get_data(as_text=True))
+
+
+def path_of(link: str) -> str:
+    """The path of a link the server built; it must start with the configured base URL."""
+    assert link.startswith(BASE + "/"), link
+    return link.removeprefix(BASE)
+
+
+def link_in(text: str, what: str) -> str:
+    """The first link in a mail body whose path starts with /<what>/."""
+    found = re.search(rf"https?://\S+?/{what}/\S+", text)
+    assert found, f"no /{what}/ link in the mail"
+    return found[0]
+
+
+def sign_in(app: Any, client: Any, email: str) -> None:
+    """Sign a client in the way a person does: ask for a link, open it, press the button."""
+    token = csrf(client)
+    response = client.post("/signin", data={"email": email, "csrf": token})
+    assert response.status_code == 200
+    mail = outbox(app, purpose="signin", to_addr=email)[-1]
+    path = path_of(link_in(mail.body_text, "signin"))
+    page = client.get(path)
+    assert page.status_code == 200
+    signed = client.post(path, data={"csrf": csrf_in(page.get_data(as_text=True))})
+    assert signed.status_code == 303

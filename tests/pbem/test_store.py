@@ -1,0 +1,357 @@
+"""The event log: the hash chain of DESIGN §3, tamper detection, snapshots, racing writers."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import sqlite3
+import threading
+from dataclasses import replace
+from datetime import UTC, datetime
+from typing import Any
+
+import pytest
+from sqlalchemy import delete, func, select, update
+from sqlalchemy.exc import IntegrityError
+
+import engine
+from pbem import store
+from pbem.errors import StaleTurn
+from pbem.models import Event, Game, Snapshot
+
+from .pipe import counts, csrf, game_row, legal, loaded, log, move, start, svc_of, token
+
+UNICODE_PLAYERS = (("zoe@example.org", "Zoë Ångström"), ("orjan@example.org", "Ørjan 火星"))
+
+
+def independent_hash(previous: str, row: Event) -> str:
+    """DESIGN §3, written out again: sha256(hash[n-1] + "\\n" + canonical_json(...))."""
+    body = json.dumps(
+        {
+            "seq": row.seq,
+            "kind": row.kind,
+            "seat": row.seat,
+            "payload": json.loads(row.payload),
+            "at": row.at,
+        },
+        sort_keys=True,
+        separators=(",", ":"),
+        ensure_ascii=False,
+    )
+    return hashlib.sha256((previous + "\n" + body).encode("utf-8")).hexdigest()
+
+
+def rows_of(app: Any, public_id: str) -> list[Event]:
+    with svc_of(app).db.read() as s:
+        game = s.scalars(select(Game).where(Game.public_id == public_id)).one()
+        return list(s.scalars(select(Event).where(Event.game_id == game.id).order_by(Event.seq)))
+
+
+def played_game(app: Any, moves: int = 4, **kw: Any) -> str:
+    public_id = start(app, players=UNICODE_PLAYERS, **kw)
+    for _ in range(moves):
+        move(app, public_id)
+    return public_id
+
+
+def test_every_stored_hash_is_the_chain_formula_of_the_design(app):
+    public_id = played_game(app)
+    svc = svc_of(app)
+    svc.write(lambda s: store.append(s, s.get(Game, game_row(app, public_id).id), "resign", {}, 0))
+
+    rows = rows_of(app, public_id)
+    previous = "0" * 64
+    for expected_seq, row in enumerate(rows):
+        assert row.seq == expected_seq
+        assert row.hash == independent_hash(previous, row), f"seq {row.seq}"
+        previous = row.hash
+    game = game_row(app, public_id)
+    assert (game.head_seq, game.head_hash) == (rows[-1].seq, rows[-1].hash)
+
+
+def test_events_are_stored_as_canonical_json_with_a_utc_timestamp(app):
+    public_id = played_game(app, moves=2)
+
+    rows = rows_of(app, public_id)
+
+    assert rows[0].kind == "setup" and rows[0].seat is None
+    setup = json.loads(rows[0].payload)
+    assert set(setup) == {"game", "rules_version", "seats", "players", "options", "commitment"}
+    assert setup["players"] == ["Zoë Ångström", "Ørjan 火星"]
+    assert "Zoë" in rows[0].payload  # stored as text, not \\u escapes
+    for row in rows:
+        payload = json.loads(row.payload)
+        assert row.payload == json.dumps(
+            payload, sort_keys=True, separators=(",", ":"), ensure_ascii=False
+        )
+        moment = datetime.fromisoformat(row.at)
+        assert moment.utcoffset() is not None and moment.utcoffset().total_seconds() == 0
+        if row.kind == "roll":
+            assert set(payload) == {"count", "sides", "values"}
+            assert len(payload["values"]) == payload["count"]
+            assert all(1 <= v <= payload["sides"] for v in payload["values"])
+        if row.kind == "move":
+            assert set(payload) == {"action"} and row.seat in (0, 1)
+    assert [r.kind for r in rows[:3]] == ["setup", "roll", "roll"]
+    assert [r.at for r in rows] == sorted(r.at for r in rows)
+    assert datetime.fromisoformat(rows[-1].at) <= datetime.now(UTC)
+
+
+def test_the_cached_head_always_equals_the_last_event(app):
+    public_id = start(app)
+    for _ in range(3):
+        move(app, public_id)
+        with svc_of(app).db.read() as s:
+            game = s.scalars(select(Game).where(Game.public_id == public_id)).one()
+            last = s.scalar(select(func.max(Event.seq)).where(Event.game_id == game.id))
+            assert game.head_seq == last
+            assert game.head_hash == s.get(Event, (game.id, last)).hash
+
+
+CHANGES = {
+    "payload": {"payload": '{"count":2,"sides":6,"values":[6,6]}'},
+    "time": {"at": "2020-01-01T00:00:00.000000+00:00"},
+    "seat": {"seat": 1},
+    "kind": {"kind": "shuffle"},
+    "hash": {"hash": "f" * 64},
+}
+
+
+def test_check_chain_names_the_first_altered_event(app):
+    public_id = played_game(app, moves=3)
+    entries = log(app, public_id)
+    assert store.check_chain(entries) is None
+    rolls = [e for e in entries if e.kind == "roll" and e.seq > 3]
+    game_id = game_row(app, public_id).id
+
+    # Alter later events first, so that each altered event is the first bad one.
+    for target, (what, change) in zip(reversed(rolls), CHANGES.items(), strict=False):
+        with svc_of(app).db.write() as s:
+            s.execute(
+                update(Event)
+                .where(Event.game_id == game_id, Event.seq == target.seq)
+                .values(**change)
+            )
+
+        problem = store.check_chain(log(app, public_id))
+        assert problem is not None and problem.seq == target.seq, what
+
+
+def test_check_chain_names_a_missing_event(app):
+    public_id = played_game(app, moves=2)
+    game_id = game_row(app, public_id).id
+    with svc_of(app).db.write() as s:
+        s.execute(delete(Event).where(Event.game_id == game_id, Event.seq == 4))
+
+    problem = store.check_chain(log(app, public_id))
+
+    assert problem is not None and problem.seq == 5
+    assert "expected seq 4" in problem.reason
+
+
+def test_check_chain_catches_an_altered_payload_in_memory_too(app):
+    public_id = played_game(app, moves=2)
+    entries = log(app, public_id)
+    entries[3] = replace(entries[3], payload={**entries[3].payload, "values": [1, 1]})
+
+    problem = store.check_chain(entries)
+
+    assert problem == store.ChainProblem(3, "hash does not match the event's content")
+
+
+def state_of(app: Any, public_id: str) -> Any:
+    return loaded(app, public_id).state
+
+
+def test_rebuilding_with_or_without_snapshots_gives_the_same_state(app, monkeypatch):
+    monkeypatch.setattr(store, "SNAPSHOT_EVERY", 5)
+    public_id = played_game(app, moves=14)
+    with svc_of(app).db.read() as s:
+        taken = s.scalars(select(Snapshot.seq).order_by(Snapshot.seq)).all()
+    assert len(taken) >= 4
+    assert all(seq % 5 == 0 for seq in taken)
+    with_snapshots = state_of(app, public_id)
+    rules = loaded(app, public_id).rules
+
+    with svc_of(app).db.write() as s:
+        store.drop_snapshots(s, s.get(Game, game_row(app, public_id).id))
+    assert counts(app)["snapshots"] == 0
+    without = state_of(app, public_id)
+
+    assert with_snapshots == without
+    assert rules.dump(with_snapshots) == rules.dump(without)
+    entries = log(app, public_id)
+    setup = store.Setup.from_payload(entries[0].payload)
+    events = [e for e in map(store.engine_event, entries) if e is not None]
+    assert engine.replay(rules, setup.seats, setup.options, events) == without
+
+
+def test_each_snapshot_equals_the_state_replayed_to_its_seq(app, monkeypatch):
+    monkeypatch.setattr(store, "SNAPSHOT_EVERY", 4)
+    public_id = played_game(app, moves=8)
+    game = loaded(app, public_id)
+    entries = log(app, public_id)
+    setup = store.Setup.from_payload(entries[0].payload)
+
+    with svc_of(app).db.read() as s:
+        snapshots = s.scalars(select(Snapshot).order_by(Snapshot.seq)).all()
+
+    assert snapshots
+    for snapshot in snapshots:
+        replayed = store.fold(game.rules, setup, (e for e in entries if 0 < e.seq <= snapshot.seq))
+        assert game.rules.load(json.loads(snapshot.state)) == replayed, f"seq {snapshot.seq}"
+        assert snapshot.rules_version == game.rules.version
+
+
+def test_a_snapshot_of_another_rules_version_is_ignored(app, monkeypatch):
+    monkeypatch.setattr(store, "SNAPSHOT_EVERY", 4)
+    public_id = played_game(app, moves=6)
+    truth = state_of(app, public_id)
+    with svc_of(app).db.write() as s:
+        s.execute(update(Snapshot).values(rules_version=999, state='{"not": "a state"}'))
+
+    assert state_of(app, public_id) == truth
+
+
+def test_the_key_refuses_a_second_event_at_the_same_seq(app):
+    public_id = start(app)
+    before = counts(app)
+    first = log(app, public_id)
+
+    def append_at_an_old_head(s: Any) -> None:
+        game = s.get(Game, game_row(app, public_id).id)
+        # A writer that read the head before another writer's event landed.
+        game.head_seq, game.head_hash = first[-2].seq, first[-2].hash
+        store.append(s, game, "adjudicate", {"by": "test", "reason": "late"})
+
+    with pytest.raises(StaleTurn) as refused:
+        with svc_of(app).db.write() as s:
+            append_at_an_old_head(s)
+
+    assert isinstance(refused.value.__cause__, IntegrityError)
+    assert refused.value.status == 409
+    assert counts(app) == before
+    assert log(app, public_id) == first
+
+
+def test_two_writers_at_the_same_head_never_both_land(app):
+    public_id = start(app)
+    db = svc_of(app).db
+    game_id = game_row(app, public_id).id
+    head = game_row(app, public_id).head_seq
+    barrier = threading.Barrier(2, timeout=10)
+    outcomes: dict[int, Any] = {}
+
+    def writer(i: int) -> None:
+        try:
+            if db.is_sqlite:
+                barrier.wait()  # both race for the one write lock
+            with db.write() as s:
+                game = s.get(Game, game_id)
+                seen = game.head_seq
+                if not db.is_sqlite:
+                    barrier.wait()  # both have read the head before either inserts
+                store.append(s, game, "adjudicate", {"by": f"writer {i}", "reason": "race"})
+            outcomes[i] = ("landed", seen)
+        except StaleTurn as e:
+            outcomes[i] = ("stale", e)
+        except BaseException as e:  # reported in the test's thread
+            outcomes[i] = ("error", e)
+
+    threads = [threading.Thread(target=writer, args=(i,)) for i in range(2)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(timeout=30)
+
+    kinds = sorted(kind for kind, _ in outcomes.values())
+    entries = log(app, public_id)
+    assert store.check_chain(entries) is None
+    assert game_row(app, public_id).head_seq == entries[-1].seq
+    if db.is_sqlite:
+        # One process writes at a time: the second writer reads the first one's head.
+        assert kinds == ["landed", "landed"]
+        assert sorted(seen for _, seen in outcomes.values()) == [head, head + 1]
+        assert [e.seq for e in entries[-2:]] == [head + 1, head + 2]
+    else:
+        assert kinds == ["landed", "stale"], outcomes
+        (loser,) = [e for kind, e in outcomes.values() if kind == "stale"]
+        assert isinstance(loser.__cause__, IntegrityError)
+        assert entries[-1].seq == head + 1
+        assert [e.kind for e in entries].count("adjudicate") == 1
+
+
+def race(app: Any, via: str, round_: int) -> tuple[str, str, list[int]]:
+    """Two browsers (or bots) send the same move at the same moment; their statuses."""
+    public_id = start(app, players=((f"r{round_}@example.org", None), (f"s{round_}@x.org", None)))
+    tok = token(app, public_id)
+    action = legal(app, public_id)[0]
+    barrier = threading.Barrier(2, timeout=10)
+    statuses: list[int] = []
+    errors: list[BaseException] = []
+
+    def post(i: int) -> None:
+        client = app.test_client()
+        try:
+            if via == "api":
+                barrier.wait()
+                response = client.post(f"/api/play/{tok}", json={"action": action})
+            else:
+                form = {"csrf": csrf(client), "action": action, "nonce": f"{public_id}-{i}"}
+                barrier.wait()
+                response = client.post(f"/play/{tok}", data=form)
+            statuses.append(response.status_code)
+        except BaseException as e:  # reported in the test's thread
+            errors.append(e)
+
+    threads = [threading.Thread(target=post, args=(i,)) for i in range(2)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(timeout=30)
+    assert not errors
+    return public_id, action, sorted(statuses)
+
+
+@pytest.mark.parametrize("via", ["api", "form"])
+def test_two_requests_with_the_same_move_land_exactly_once(app, via):
+    for round_ in range(3):
+        public_id, action, statuses = race(app, via, round_)
+
+        assert statuses == ([200, 409] if via == "api" else [303, 409])
+        entries = log(app, public_id)
+        moves = [e for e in entries if e.kind == "move"]
+        assert len(moves) == 1 and moves[0].payload == {"action": action}
+        assert store.check_chain(entries) is None
+        assert game_row(app, public_id).head_seq == entries[-1].seq
+
+
+def test_sqlite_runs_in_wal_mode_with_full_sync_and_writes_begin_immediately(app):
+    db = svc_of(app).db
+    if not db.is_sqlite:
+        pytest.skip("SQLite settings")
+    with db.read() as s:
+        assert s.connection().exec_driver_sql("PRAGMA journal_mode").scalar() == "wal"
+        assert s.connection().exec_driver_sql("PRAGMA synchronous").scalar() == 2  # FULL
+    other = sqlite3.connect(db.engine.url.database, timeout=0, isolation_level=None)
+    try:
+        with db.write() as s:
+            s.connection()  # the transaction has begun, nothing written yet
+            with pytest.raises(sqlite3.OperationalError, match="locked"):
+                other.execute("BEGIN IMMEDIATE")
+        other.execute("BEGIN IMMEDIATE")  # free again once the write is over
+        other.execute("ROLLBACK")
+    finally:
+        other.close()
+
+
+def test_the_state_cache_answers_only_for_the_exact_head_it_was_built_at(app):
+    public_id = start(app)
+    svc = svc_of(app)
+    with svc.db.read() as s:
+        game = s.get(Game, game_row(app, public_id).id)
+        cached = store.CACHE.get(game)
+        assert cached is not None, "the service caches the state it just built"
+        assert cached[1] == store.rebuild(s, game)[1]
+        game.head_hash = "f" * 64  # any other log, even at the same seq, misses
+        assert store.CACHE.get(game) is None

@@ -1,0 +1,12 @@
+"""The template environments the board tests render with: a plain one, and the server's own."""
+
+from __future__ import annotations
+
+from jinja2 import Environment, FileSystemLoader
+
+from pbem.mail import TEMPLATES, templates
+
+ENVIRONMENTS = {
+    "plain": Environment(loader=FileSystemLoader(TEMPLATES), autoescape=True),
+    "server": templates,
+}
