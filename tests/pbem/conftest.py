@@ -2,13 +2,34 @@
 
 from __future__ import annotations
 
+import hashlib
+import itertools
+import os
 from collections.abc import Iterator
 from dataclasses import replace
 from typing import Any
 
 import pytest
 
-from pbem import create_app
+from pbem import create_app, dice
+
+
+@pytest.fixture(autouse=True)
+def reproducible_seeds(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Dice seeds derived from the test's id, so a failure replays exactly.
+
+    A test marked `real_seeds` keeps the secret generator; PBEM_TEST_RANDOM_SEEDS=1 gives
+    every test fresh random seeds (worth a run now and then, to shake out luck).
+    """
+    if request.node.get_closest_marker("real_seeds") or os.environ.get("PBEM_TEST_RANDOM_SEEDS"):
+        return
+    counter = itertools.count()
+
+    def seed() -> str:
+        text = f"{request.node.nodeid}#{next(counter)}"
+        return hashlib.sha256(text.encode()).hexdigest()
+
+    monkeypatch.setattr(dice, "new_seed", seed)
 
 
 @pytest.fixture

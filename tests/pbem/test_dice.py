@@ -115,6 +115,7 @@ def test_the_commitment_is_sha256_of_the_seed_bytes():
         assert dice.commitment(seed.hex()) != hashlib.sha256(seed.hex().encode()).hexdigest()
 
 
+@pytest.mark.real_seeds
 def test_new_seeds_are_32_random_bytes():
     seeds = {dice.new_seed() for _ in range(50)}
 
