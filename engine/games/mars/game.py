@@ -21,7 +21,7 @@ from ...core import (
     Rules,
 )
 from ...errors import IllegalAction, InvalidAction, RulesError
-from . import moves
+from . import moves, quick
 from .geometry import (
     BOARD,
     COLOURS,
@@ -149,6 +149,8 @@ class MarsRules(Rules[MarsState]):
         if len(values) != 2 or not all(1 <= v <= 6 for v in values):
             raise IllegalAction(f"a roll of two dice is due, not {list(values)}")
         rolled = evolve(state, {"roll": tuple(values), "dice": tuple(values)})
+        if quick.rests(state, state.to_move):
+            return rolled
         pos = to_pos(rolled)
         if any(moves.usable(pos, state.to_move, die) for die in set(values)):
             return rolled
@@ -177,6 +179,9 @@ class MarsRules(Rules[MarsState]):
             raise IllegalAction(f"there is no push to choose now; {self._hint(state, seat)}")
         if parsed.die is None:
             parsed = replace(parsed, die=self._infer_die(state, parsed))
+        after = quick.simple_move(self, state, seat, parsed, action)
+        if after is not None:
+            return after
         pos = to_pos(state)
         sentence = self._sentence(state, pos, action, parsed)
         before = pos.key() if parsed.pushes or self._lands_busy(state, pos, seat, parsed) else None
@@ -720,7 +725,7 @@ class MarsRules(Rules[MarsState]):
     ) -> str:
         who = self.seat_name(state, state.chooser if state.chooser is not None else state.to_move)
         if isinstance(parsed, PushText):
-            return f"{who} pushes " + ", ".join(self._push_words(pos, c) for c in parsed.pushes)
+            return f"{who} pushes " + ", ".join(self._push_words(c) for c in parsed.pushes)
         params = state.params
         if parsed.piece == "dog":
             square, facing = pos.dog_square, pos.dog_facing
@@ -736,6 +741,12 @@ class MarsRules(Rules[MarsState]):
             square, facing = pos.square[piece], pos.facing[piece]
             size = SIZE_WORDS[pos.size[piece]]
             head = f"{who} moves the {size} from {self.square_label(params, square)}"
+        return self.move_words(state.params, parsed, head, square, facing)
+
+    def move_words(
+        self, params: Params, parsed: MoveText, head: str, square: int, facing: int
+    ) -> str:
+        """A move's sentence from its head and where its piece starts (steps not checked)."""
         start = square
         for token in parsed.steps[1:] if parsed.piece == "+" else parsed.steps:
             if token == "F" and facing != UP and square >= 0 and NEIGHBOUR[square][facing] >= 0:
@@ -751,10 +762,10 @@ class MarsRules(Rules[MarsState]):
             f"({steps} step{'s' if steps != 1 else ''} of a {parsed.die or '?'})"
         )
         if parsed.pushes:
-            text += ", pushing " + ", ".join(self._push_words(pos, c) for c in parsed.pushes)
+            text += ", pushing " + ", ".join(self._push_words(c) for c in parsed.pushes)
         return text
 
-    def _push_words(self, pos: Pos, clause: Clause) -> str:
+    def _push_words(self, clause: Clause) -> str:
         return (
             f"{COLOURS[clause.colour]}'s {SIZE_WORDS[clause.size]} "
             f"{len(clause.path)} square{'s' if len(clause.path) != 1 else ''} ({clause.path})"

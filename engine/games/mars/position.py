@@ -26,6 +26,40 @@ def push_distance(params: Params, a_size: int, a_up: bool, o_size: int, o_up: bo
     return 1 + (a_size > o_size) + (a_up and not o_up)
 
 
+def block_masks(params: Params, seats: int, board: list[tuple[int, int, int]]) -> Masks:
+    """Per colour (index seats = the Dog), the squares blocked totally and at least partially.
+
+    board lists the (square, owner, facing) of every piece on the board.
+    """
+    low, high = params.block_partial_min, params.block_total_min
+    if low >= 3 and len({q * 8 + o for q, o, _ in board}) == len(board):
+        # One piece is worth at most 2: nothing blocks unless two of a colour share a square.
+        return [0] * (seats + 1), [0] * (seats + 1)
+    strength: dict[int, list[int]] = {}
+    for q, o, f in board:
+        row = strength.get(q)
+        if row is None:
+            row = strength[q] = [0] * seats
+        row[o] += 2 if f == UP else 1
+    total = [0] * (seats + 1)
+    partial = [0] * (seats + 1)
+    for q, row in strength.items():
+        best = max(row)
+        if best < low:
+            continue
+        bit = 1 << q
+        leader = row.index(best)
+        second = max((v for c, v in enumerate(row) if c != leader), default=0)
+        for colour in range(seats + 1):
+            other = second if colour == leader else best
+            if other >= high:
+                total[colour] |= bit
+                partial[colour] |= bit
+            elif other >= low:
+                partial[colour] |= bit
+    return total, partial
+
+
 class Pos:
     """A mutable working copy of a position; it never leaves the engine's own functions."""
 
@@ -53,17 +87,12 @@ class Pos:
     ) -> None:
         self.params = params
         self.seats = seats
-        self.owner: list[int] = []
-        self.size: list[int] = []
-        self.status: list[int] = []
-        self.square: list[int] = []
-        self.facing: list[int] = []
-        for piece in pieces:
-            self.owner.append(piece.owner)
-            self.size.append(piece.size)
-            self.status.append(piece.status)
-            self.square.append(piece.square)
-            self.facing.append(piece.facing)
+        pieces = tuple(pieces)
+        self.owner: list[int] = [p.owner for p in pieces]
+        self.size: list[int] = [p.size for p in pieces]
+        self.status: list[int] = [p.status for p in pieces]
+        self.square: list[int] = [p.square for p in pieces]
+        self.facing: list[int] = [p.facing for p in pieces]
         self.dog_owner, self.dog_square, self.dog_facing = dog if dog else (-1, -1, -1)
         self.victims = victims
 
@@ -113,56 +142,38 @@ class Pos:
     def key(self) -> tuple[int, ...]:
         """Every piece's status, square, size and facing: the position for the repetition guard."""
         out: list[int] = []
+        extend = out.extend
         for s, q, z, f in zip(self.status, self.square, self.size, self.facing, strict=True):
-            out.extend((s, q, z, f) if s == BOARD else (s, -1, z, -1))
-        out.extend((self.dog_square, self.dog_facing))
+            extend((s, q, z, f) if s == BOARD else (s, -1, z, -1))
+        extend((self.dog_square, self.dog_facing))
         return tuple(out)
 
     def at(self, square: int) -> list[int]:
         """The pieces on a square."""
-        return [
-            i
-            for i, (s, q) in enumerate(zip(self.status, self.square, strict=True))
-            if s == BOARD and q == square
-        ]
+        status = self.status
+        return [i for i, q in enumerate(self.square) if q == square and status[i] == BOARD]
 
     def enemies_at(self, square: int, colour: int) -> list[int]:
         """The pieces on a square that are not of this colour."""
+        status, owner = self.status, self.owner
         return [
             i
-            for i, (s, q, o) in enumerate(zip(self.status, self.square, self.owner, strict=True))
-            if s == BOARD and q == square and o != colour
+            for i, q in enumerate(self.square)
+            if q == square and status[i] == BOARD and owner[i] != colour
         ]
 
     def masks(self) -> Masks:
         """Per colour, the squares other colours block totally and at least partially."""
-        params = self.params
-        seats = self.seats
-        strength: dict[int, list[int]] = {}
-        for s, q, o, f in zip(self.status, self.square, self.owner, self.facing, strict=True):
-            if s == BOARD:
-                row = strength.get(q)
-                if row is None:
-                    row = strength[q] = [0] * seats
-                row[o] += 2 if f == UP else 1
-        total = [0] * (seats + 1)
-        partial = [0] * (seats + 1)
-        low, high = params.block_partial_min, params.block_total_min
-        for q, row in strength.items():
-            best = max(row)
-            if best < low:
-                continue
-            bit = 1 << q
-            leader = row.index(best)
-            second = max((v for c, v in enumerate(row) if c != leader), default=0)
-            for colour in range(seats + 1):
-                other = second if colour == leader else best
-                if other >= high:
-                    total[colour] |= bit
-                    partial[colour] |= bit
-                elif other >= low:
-                    partial[colour] |= bit
-        return total, partial
+        status = self.status
+        return block_masks(
+            self.params,
+            self.seats,
+            [
+                (q, o, f)
+                for s, q, o, f in zip(status, self.square, self.owner, self.facing, strict=True)
+                if s == BOARD
+            ],
+        )
 
     def own_specials(self, colour: int, exclude: int) -> int:
         """Bits of the special squares already holding another piece of this colour."""
