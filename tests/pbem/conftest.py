@@ -10,8 +10,10 @@ from dataclasses import replace
 from typing import Any
 
 import pytest
+from sqlalchemy import select
 
-from pbem import create_app, dice
+from pbem import create_app, dice, play
+from pbem.models import Game
 
 
 @pytest.fixture(autouse=True)
@@ -29,7 +31,16 @@ def reproducible_seeds(request: pytest.FixtureRequest, monkeypatch: pytest.Monke
         text = f"{request.node.nodeid}#{next(counter)}"
         return hashlib.sha256(text.encode()).hexdigest()
 
+    def public_id(session: Any) -> str:
+        while True:  # as the real one: skip an id already taken
+            text = f"{request.node.nodeid}#game{next(counter)}"
+            candidate = hashlib.sha256(text.encode()).hexdigest()[:10]
+            if not session.scalar(select(Game.id).where(Game.public_id == candidate)):
+                return candidate
+
     monkeypatch.setattr(dice, "new_seed", seed)
+    # A game's own dice stream is named after its id, so the id must be reproducible too.
+    monkeypatch.setattr(play, "new_public_id", public_id)
 
 
 @pytest.fixture

@@ -191,11 +191,12 @@ def played_to_the_other_seat(app: Any, client: Any) -> tuple[str, str]:
     and gives the turn straight back (that case has its own test below), so try a few
     games until the turn really moved on.
     """
-    for _ in range(20):
+    for attempt in range(20):
         public_id = start(app)
         seat = awaited(app, public_id)
         first = token(app, public_id)
-        assert post_move(client, first, legal(app, public_id)[0]).status_code == 303
+        sent = post_move(client, first, legal(app, public_id)[0], nonce=f"try-{attempt}")
+        assert sent.status_code == 303
         if awaited(app, public_id) != seat:
             return public_id, first
     raise AssertionError("twenty games in a row gave the turn straight back")
