@@ -9,6 +9,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
+import hypothesis
 import pytest
 import sqlalchemy as sa
 from sqlalchemy.engine import make_url
@@ -20,6 +21,12 @@ from pbem.models import Base
 
 POSTGRES_ENV = "PBEM_TEST_POSTGRES_URL"
 IN_CI = os.environ.get("CI", "").lower() == "true"
+
+# CI replays the same examples every run and does not time them: a shared, busy machine
+# must not turn a slow example into a failure. Locally Hypothesis explores anew each time.
+hypothesis.settings.register_profile("ci", derandomize=True, deadline=None, database=None)
+hypothesis.settings.register_profile("dev", deadline=None)
+hypothesis.settings.load_profile("ci" if IN_CI else "dev")
 
 
 def postgres_admin_url() -> str | None:
