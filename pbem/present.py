@@ -120,7 +120,10 @@ def sentence(
         players = ", ".join(payload["players"])
         return f"{rules.title} set up for {players}; dice commitment {payload['commitment'][:12]}…"
     if entry.kind == "roll":
-        return "Rolled " + " ".join(str(v) for v in payload["values"])
+        rolled = "Rolled " + " ".join(str(v) for v in payload["values"])
+        if entry.seq == 1 and payload["count"] == 1 and payload["sides"] == setup.seats:
+            return f"{rolled} to decide who starts"  # the opening roll of every dice game
+        return rolled
     if entry.kind == "shuffle":
         return f"Shuffled {payload['n']} cards"
     if entry.kind == "move":

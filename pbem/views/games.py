@@ -135,25 +135,39 @@ def full_log(session: Session, public_id: str) -> tuple[Any, list[store.LogEntry
     return loaded, store.entries(session, loaded.game)
 
 
+HISTORY_WINDOW = 25  # events listed on each side of the one shown
+ACTS = ("move", "resign", "timeout")
+
+
 @bp.get("/games/<public_id>/history")
-@bp.get("/games/<public_id>/history/<int:seq>")
-def history(public_id: str, seq: int | None = None) -> str:
-    """Every event in words, and the board after any one of them."""
+@bp.get("/games/<public_id>/history/<seq>")
+def history(public_id: str, seq: str | None = None) -> str:
+    """The board after any event, the events around it in words, and steps back and forth."""
     with services().db.read() as session:
         loaded, log = full_log(session, public_id)
     head = log[-1].seq
-    at = head if seq is None else seq
+    at = head if seq is None else seq_number(seq)
     if not 0 <= at <= head:
         raise NotFound(f"game {public_id} has events 0 to {head}, not {seq}")
     lines, states = present.history(loaded.rules, loaded.setup, log, loaded.state)
+    acts = [line["seq"] for line in lines if line["kind"] in ACTS]
     return render_template(
         "history.html",
         game=loaded.game,
-        lines=lines,
+        lines=lines[max(0, at - HISTORY_WINDOW) : at + HISTORY_WINDOW + 1],
         at=at,
         head=head,
+        prev_act=max((s for s in acts if s < at), default=None),
+        next_act=min((s for s in acts if s > at), default=None),
         pos=present.position(loaded.rules, states[at], None),
     )
+
+
+def seq_number(text: str) -> int:
+    """An event number from a URL; NotFound with a plain message when it is not one."""
+    if not text.isdigit():
+        raise NotFound(f"{text!r} is not an event number: history pages are numbered 0, 1, 2…")
+    return int(text)
 
 
 @bp.get("/games/<public_id>/audit")

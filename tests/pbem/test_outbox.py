@@ -127,7 +127,9 @@ def test_the_turn_mail_carries_the_dice_and_the_log_head_after_each_move(smtp_ap
     assert turns[0]["To"] != turns[1]["To"]
     latest = text_of(turns[-1])
     assert f"Log head after event {game.head_seq}: {game.head_hash}" in latest
-    assert "Dice: " in latest and "Last turn: " in latest
+    roll = [e for e in log(smtp_app, public_id) if e.kind == "roll"][-1]
+    first, second = roll.payload["values"]
+    assert f"rolled {first} and {second}" in latest and "Last turn: " in latest
     assert turns[0]["Message-ID"] != turns[1]["Message-ID"]
 
 

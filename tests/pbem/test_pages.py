@@ -118,6 +118,35 @@ def test_history_steps_through_every_event_with_permalinks(app, client):
     assert client.get(f"/games/{public_id}/history/{head + 1}").status_code == 404
 
 
+def test_history_steps_from_move_to_move_and_lists_only_the_events_nearby(app, client):
+    public_id = start(app)
+    for _ in range(30):
+        move(app, public_id)
+    entries = log(app, public_id)
+    moves = [e.seq for e in entries if e.kind == "move"]
+    at = moves[10]
+
+    page = html.unescape(client.get(f"/games/{public_id}/history/{at}").get_data(as_text=True))
+
+    assert f'href="/games/{public_id}/history/{moves[9]}">◀◀ previous move' in page
+    assert f'href="/games/{public_id}/history/{moves[11]}">next move ▶▶' in page
+    listed = {int(n) for n in re.findall(r'<tr[^>]*id="e(\d+)"', page)}
+    assert listed == set(range(max(0, at - 25), min(entries[-1].seq, at + 25) + 1))
+    assert "to decide who starts" in client.get(f"/games/{public_id}/history/1").get_data(
+        as_text=True
+    )
+
+
+@pytest.mark.parametrize("seq", ["-1", "abc", "1.5"])
+def test_a_history_page_for_a_malformed_event_number_says_so(client, app, seq):
+    public_id = start(app)
+
+    response = client.get(f"/games/{public_id}/history/{seq}")
+
+    assert response.status_code == 404
+    assert f"{seq!r} is not an event number" in html.unescape(text_of(response))
+
+
 def test_the_audit_page_checks_the_chain_and_after_the_end_every_roll(app, client):
     public_id = start(app)
     move(app, public_id)
