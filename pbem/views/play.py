@@ -36,12 +36,14 @@ def page(session: Session, grant: MoveGrant, *, status: int = 200, **extra: Any)
     pos = present.position(loaded.rules, loaded.state, grant.seat)
     # Point-and-click groups are for this page only, not for every mail built on a move.
     pos["groups"] = present.groups(loaded.rules, loaded.state, grant.seat, tuple(pos["legal"]))
+    # Every button says in words what it does (a few dozen ms on the busiest Mad Dog turn).
+    said = {action: loaded.rules.describe(loaded.state, action) for action in pos["legal"]}
     wanted = request.args.get("choice")
     confirm = None
     if can_act and wanted:
         confirm = next((c for c in pos["choices"] if c["action"] == wanted), None)
         if confirm is None and wanted in pos["legal"]:
-            confirm = {"action": wanted, "text": loaded.rules.describe(loaded.state, wanted)}
+            confirm = {"action": wanted, "text": said[wanted]}
         if confirm is None:
             extra.setdefault("error", f"{wanted!r} is not one of your choices any more.")
     html = render_template(
@@ -52,6 +54,7 @@ def page(session: Session, grant: MoveGrant, *, status: int = 200, **extra: Any)
         seat_name=loaded.rules.seat_name(loaded.state, grant.seat),
         pos=pos,
         confirm=confirm,
+        said=said,
         notice=NOTICES[state],
         form_token=fresh,
         nonce=secrets.token_urlsafe(16),

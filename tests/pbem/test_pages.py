@@ -15,6 +15,7 @@ from pbem import create_app, outbox, play
 from pbem.models import Event, Game
 
 from .pipe import csrf_in, legal, log, move, sign_in, start, token
+from .pipe import loaded as play_of
 from .pipe import outbox as outbox_rows
 
 
@@ -185,6 +186,19 @@ def test_the_play_page_offers_each_legal_move_as_a_button_and_a_text_box(app, cl
     assert buttons == list(legal(app, public_id))
     assert 'name="action"' in page
     assert "Your move" in page
+
+
+def test_each_move_button_says_in_words_what_it_does(app, client):
+    public_id = start(app)
+    game = play_of(app, public_id)
+
+    page = html.unescape(client.get(f"/play/{token(app, public_id)}").get_data(as_text=True))
+
+    said = dict(
+        re.findall(r'value="([^"]+)"[^>]*><code>[^<]+</code> <span class="say">([^<]+)<', page)
+    )
+    assert said == {a: game.rules.describe(game.state, a) for a in legal(app, public_id)}
+    assert all(" moves " in sentence for sentence in said.values())
 
 
 def test_a_choice_link_asks_to_confirm_and_only_the_post_plays_it(app, client):
