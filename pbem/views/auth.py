@@ -9,7 +9,7 @@ from typing import Any
 
 from flask import Blueprint, flash, redirect, render_template, request, session, url_for
 
-from .. import current_player, services
+from .. import current_player, listing, services
 from ..errors import Forbidden, NotFound, Rejected
 from ..mail import queue_signin
 from ..models import Player
@@ -88,7 +88,7 @@ def me() -> Any:
         return render_template(
             "me.html",
             player=player,
-            games=games_of(s, player),
+            games=listing.rows(s, svc.signer, games_of(s, player), player),
             prefs=MAIL_PREFS,
             new_token=new_token,
             one_day=timedelta(days=1),

@@ -9,10 +9,10 @@ from sqlalchemy.orm import Session
 
 import engine
 
-from .. import audit, current_player, present, services, store
+from .. import audit, current_player, listing, present, services, store
 from ..errors import NotFound, Rejected
 from ..models import Player
-from ..play import count_games, games_of, load, recent_games, start_game
+from ..play import count_games, games_of, grant_for, load, recent_games, start_game
 
 bp = Blueprint("games", __name__)
 MAX_SEATS = 8
@@ -21,13 +21,15 @@ MAX_SEATS = 8
 @bp.get("/")
 def lobby() -> str:
     """The lobby: recent games, and the signed-in player's own."""
-    with services().db.read() as session:
+    svc = services()
+    with svc.db.read() as session:
         player = current_player(session)
+        mine = games_of(session, player) if player else []
         return render_template(
             "lobby.html",
             player=player,
-            mine=games_of(session, player) if player else [],
-            recent=recent_games(session),
+            mine=listing.rows(session, svc.signer, mine, player),
+            recent=listing.rows(session, svc.signer, recent_games(session), player),
             total=count_games(session),
             games=[engine.rules_for(k) for k in engine.GAMES],
         )
@@ -119,6 +121,9 @@ def show(public_id: str) -> str:
         seat = next(
             (s.seat for s in loaded.game.seats if player and s.player_id == player.id), None
         )
+        play_token = None
+        if seat is not None and seat in loaded.awaited():
+            play_token = services().signer.move_token(grant_for(loaded, seat))
         return render_template(
             "game.html",
             game=loaded.game,
@@ -126,6 +131,7 @@ def show(public_id: str) -> str:
             pos=present.position(loaded.rules, loaded.state, seat),
             commitment=loaded.setup.commitment,
             player=player,
+            play_token=play_token,
         )
 
 
@@ -200,8 +206,11 @@ def log_export(public_id: str) -> Response:
 @bp.get("/players/<int:player_id>")
 def player_page(player_id: int) -> str:
     """A player's public page: their name and games (never their address)."""
-    with services().db.read() as session:
+    svc = services()
+    with svc.db.read() as session:
         player = session.get(Player, player_id)
         if player is None:
             raise NotFound(f"there is no player {player_id}")
-        return render_template("player.html", shown=player, games=games_of(session, player))
+        viewer = current_player(session)
+        games = listing.rows(session, svc.signer, games_of(session, player), viewer)
+        return render_template("player.html", shown=player, games=games)

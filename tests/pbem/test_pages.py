@@ -14,7 +14,7 @@ from sqlalchemy import delete, select
 from pbem import create_app, outbox, play
 from pbem.models import Event, Game
 
-from .pipe import csrf_in, legal, log, move, sign_in, start, token
+from .pipe import csrf, csrf_in, legal, log, move, sign_in, start, token
 from .pipe import loaded as play_of
 from .pipe import outbox as outbox_rows
 
@@ -312,3 +312,28 @@ def test_the_play_page_title_is_plain_text(app, client):
     title = re.search(r"<title>(.*?)</title>", page, re.S)[1]
     assert "<" not in title and "Martian Frisby" in title
     assert page.count("<script>") == 1
+
+
+def test_a_signed_in_player_finds_a_play_link_wherever_a_game_waits_for_them(app, client):
+    public_id = start(app)
+    game = play_of(app, public_id)
+    (seat,) = game.awaited()
+    waiting, idle = (game.player(seat).email, game.player(1 - seat).email)
+    sign_in(app, client, waiting)
+
+    pages = [
+        client.get(path).get_data(as_text=True) for path in ("/", "/me", f"/games/{public_id}")
+    ]
+
+    for page in pages:
+        found = re.search(r'href="/play/([^"]+)"', page)
+        assert found, "no play link"
+        grant = app.extensions["pbem"].signer.read_move_token(found[1])
+        assert (grant.game, grant.seat, grant.seq) == (public_id, seat, game.game.head_seq)
+    assert "Your turn: play now" in pages[0] and "Martian Frisby" in pages[0]
+
+    client.post("/signout", data={"csrf": csrf(client)})
+    sign_in(app, client, idle)
+    for path in ("/", "/me", f"/games/{public_id}"):
+        assert "/play/" not in client.get(path).get_data(as_text=True)
+    assert "waiting for" in client.get("/me").get_data(as_text=True)
