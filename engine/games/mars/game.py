@@ -5,6 +5,7 @@ from __future__ import annotations
 from abc import abstractmethod
 from collections.abc import Mapping
 from dataclasses import replace
+from functools import lru_cache
 from typing import Any
 
 from ...core import (
@@ -52,6 +53,21 @@ from .position import Masks, Pos
 from .present import board_view
 from .resolution import Resolution
 from .state import MarsState, dump_state, evolve, load_state, piece_alive, to_pos
+
+ROLL_TWO = Roll(2)
+MOVE_AWAITS = tuple(Await((seat,), "move") for seat in range(len(COLOURS)))
+PUSH_AWAITS = tuple(Await((seat,), "push") for seat in range(len(COLOURS)))
+
+
+@lru_cache(maxsize=64)
+def _labels(names: tuple[str, str, str, str], specials: tuple[int, ...]) -> tuple[str, ...]:
+    """Every square's label, the special ones named: 'h2 (Government Center)', 'c4'."""
+    named: dict[int, str] = {}
+    for special, name in zip(specials, names, strict=True):
+        named.setdefault(special, name)
+    return tuple(
+        f"{square_name(q)} ({named[q]})" if q in named else square_name(q) for q in range(64)
+    )
 
 
 def walk(square: int, path: str) -> int:
@@ -117,18 +133,16 @@ class MarsRules(Rules[MarsState]):
     def pending(self, state: MarsState) -> Pending:
         if state.result is not None:
             return Finished(state.result)
+        # Pending values are frozen: the common ones are made once, not at every event.
         if state.chooser is not None:
-            return Await((state.chooser,), "push")
+            return PUSH_AWAITS[state.chooser]
         if state.roll is None:
-            return Roll(2)
-        return Await((state.to_move,), "move")
+            return ROLL_TWO
+        return MOVE_AWAITS[state.to_move]
 
     def square_label(self, params: Params, square: int) -> str:
         """'h2 (Government Center)' for a special square, 'c4' otherwise."""
-        for name, special in zip(self.goal_names, params.specials, strict=True):
-            if special == square:
-                return f"{square_name(square)} ({name})"
-        return square_name(square)
+        return _labels(self.goal_names, params.specials)[square]
 
     # --- events ----------------------------------------------------------------------------
 
@@ -318,7 +332,10 @@ class MarsRules(Rules[MarsState]):
             return False
         if state.dog is not None and state.dog[0] == seat:
             return True
-        return any(p.owner == seat and piece_alive(p.status) for p in state.pieces)
+        for p in state.pieces:
+            if p.owner == seat and (p.status == BOARD or p.status == RESERVE):  # piece_alive
+                return True
+        return False
 
     def _end_turn(self, state: MarsState, changes: dict[str, Any] | None = None) -> MarsState:
         """Pass the turn to the next seat with something to move, or end a guarded game."""

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cached_property, lru_cache
 
 FILES = "abcdefgh"
 UP, NORTH, EAST, SOUTH, WEST = 0, 1, 2, 3, 4
@@ -88,20 +88,27 @@ class Params:
     max_turns: int = 0
     stall_rounds: int = 0
 
-    @property
+    # Derived tuples are cached in the instance's __dict__ (cached_property writes there
+    # directly, which a frozen dataclass allows): they take no part in equality or asdict.
+    @cached_property
     def specials(self) -> tuple[int, int, int, int]:
         """Home and the three goals: the squares that hold one piece per colour."""
         return (self.home, self.goal1, self.goal2, self.goal3)
 
+    @cached_property
+    def gates(self) -> tuple[int, int, int, int]:
+        """Per size 1..3, the bits of the goals it may not enter or end on (index 0 unused)."""
+        if not self.goal_gates:
+            return (0, 0, 0, 0)
+        return _gate_masks(self.goal1, self.goal2, self.goal3)
+
     def target(self, size: int) -> int:
         """The goal a piece of this size is heading for."""
-        return (self.goal1, self.goal2, self.goal3)[size - 1]
+        return self.specials[size]
 
     def gate_mask(self, size: int) -> int:
         """Bits of the goal squares a piece of this size may not enter or end on."""
-        if not self.goal_gates:
-            return 0
-        return _gate_masks(self.goal1, self.goal2, self.goal3)[size]
+        return self.gates[size]
 
 
 @lru_cache(maxsize=64)

@@ -9,83 +9,94 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from .geometry import BOARD, FACING_LETTERS, NEIGHBOUR, RESERVE, SIZE_WORDS, UP, Piece
+from .geometry import BOARD, NEIGHBOUR, RESERVE, SIZE_WORDS, UP, Piece
 from .notation import MoveText
-from .position import block_masks, push_distance
-from .state import MarsState, evolve
+from .position import Pos, push_distance
+from .state import MarsState, evolve, snapshot
 
 if TYPE_CHECKING:
     from .game import MarsRules
 
-STEP_FACING = {"N": 1, "E": 2, "S": 3, "W": 4}
+STEP_FACING = {"U": UP, "N": 1, "E": 2, "S": 3, "W": 4}
 
 
 def rests(state: MarsState, seat: int) -> bool:
     """Whether a piece of the seat may stay where it is, so that any die can be spent turning.
 
-    This is the first, die-independent test of moves.usable, read off the state directly.
+    This is the first, die-independent test of moves.usable, read off the snapshot.
     """
-    pieces = state.pieces
-    dog = state.dog
-    dog_square = dog[1] if dog is not None else -1
-    enemy = {p.square for p in pieces if p.status == BOARD and p.owner != seat}
-    gate = state.params.gate_mask
-    for p in pieces:
+    pos = snapshot(state)
+    status, square, owner = pos.status, pos.square, pos.owner
+    dog_square = pos.dog_square
+    enemy = {q for q, s, o in zip(square, status, owner, strict=True) if s == BOARD and o != seat}
+    gates = state.params.gates
+    size = pos.size
+    for i, q in enumerate(square):
         if (
-            p.status == BOARD
-            and p.owner == seat
-            and p.square not in enemy
-            and p.square != dog_square
-            and not gate(p.size) & (1 << p.square)
+            owner[i] == seat
+            and status[i] == BOARD
+            and q not in enemy
+            and q != dog_square
+            and not gates[size[i]] & (1 << q)
         ):
             return True
-    if dog is not None and dog[0] == seat:
-        return not any(p.status == BOARD and p.square == dog_square for p in pieces)
+    if pos.dog_owner == seat and dog_square >= 0:
+        return not any(q == dog_square and s == BOARD for q, s in zip(square, status, strict=True))
     return False
 
 
-def _find(pieces: tuple[Piece, ...], seat: int, move: MoveText) -> int:
+def stacked(pos: Pos) -> bool:
+    """Whether two pieces of one colour share a square: only then can anything block."""
+    status, owner = pos.status, pos.owner
+    keys = [q * 8 + owner[i] for i, q in enumerate(pos.square) if status[i] == BOARD]
+    return len(set(keys)) != len(keys)
+
+
+def _find(pos: Pos, seat: int, move: MoveText) -> int:
     """The piece _find_piece finds, or -1 where it would refuse."""
+    status, owner = pos.status, pos.owner
     if move.piece == "+":
-        for i, p in enumerate(pieces):
-            if p.status == RESERVE and p.owner == seat:
+        for i, s in enumerate(status):
+            if s == RESERVE and owner[i] == seat:
                 return i
         return -1
+    size, facing = pos.size, pos.facing
     mine = [
         i
-        for i, p in enumerate(pieces)
-        if p.square == move.square
-        and p.status == BOARD
-        and p.owner == seat
-        and (move.size is None or p.size == move.size)
-        and (move.facing is None or p.facing == move.facing)
+        for i, q in enumerate(pos.square)
+        if q == move.square
+        and status[i] == BOARD
+        and owner[i] == seat
+        and (move.size is None or size[i] == move.size)
+        and (move.facing is None or facing[i] == move.facing)
     ]
-    if not mine or len({(pieces[i].size, pieces[i].facing) for i in mine}) > 1:
+    if not mine or len({(size[i], facing[i]) for i in mine}) > 1:
         return -1
     return mine[0]
 
 
-def _forbidden(
-    state: MarsState, status: list[int], square: list[int], facing: list[int], piece: int
-) -> tuple[int, int, int]:
-    """Pos.forbidden for a Mother: where it may not pass, nor end; and its colour's specials."""
-    params = state.params
-    pieces = state.pieces
-    owner = pieces[piece].owner
-    board = [
-        (q, p.owner, f)
-        for p, s, q, f in zip(pieces, status, square, facing, strict=True)
-        if s == BOARD
-    ]
-    total, partial = block_masks(params, state.seats, board)
+def _forbidden(pos: Pos, piece: int, stacks: bool) -> tuple[int, int, int]:
+    """Pos.forbidden for a Mother: where it may not pass, nor end; and its colour's specials.
+
+    Without stacks (and with blocking from strength 3, as in every preset) no square is
+    blocked, and the masks need not be built.
+    """
+    params = pos.params
+    status, square, owner = pos.status, pos.square, pos.owner
+    colour = owner[piece]
+    if stacks or params.block_partial_min < 3:
+        total, partial = pos.masks()
+        blocked, partly = total[colour], partial[colour]
+    else:
+        blocked = partly = 0
     specials = params.specials
     own = 0
-    for i, (p, s, q) in enumerate(zip(pieces, status, square, strict=True)):
-        if s == BOARD and p.owner == owner and i != piece and q in specials:
+    for i, q in enumerate(square):
+        if q in specials and owner[i] == colour and status[i] == BOARD and i != piece:
             own |= 1 << q
-    gate = params.gate_mask(pieces[piece].size)
-    passing = total[owner] | gate | (own if params.one_per_colour_always else 0)
-    return passing, total[owner] | partial[owner] | gate | own, own
+    gate = params.gates[pos.size[piece]]
+    passing = blocked | gate | (own if params.one_per_colour_always else 0)
+    return passing, blocked | partly | gate | own, own
 
 
 def simple_move(
@@ -112,22 +123,22 @@ def simple_move(
         or seat in state.resigned
     ):
         return None
-    pieces = state.pieces
-    piece = _find(pieces, seat, move)
+    before = snapshot(state)
+    piece = _find(before, seat, move)
     if piece < 0:
         return None
-    status = [p.status for p in pieces]
-    square = [p.square for p in pieces]
-    facings = [p.facing for p in pieces]
-    size = pieces[piece].size
-    passing, ending, own = _forbidden(state, status, square, facings, piece)
+    size = before.size[piece]
+    stacks: bool | None = state.__dict__.get("_stacked")
+    if stacks is None:
+        stacks = stacked(before)
+    passing, ending, own = _forbidden(before, piece, stacks)
     if move.piece == "+":
-        here, facing = params.home, FACING_LETTERS.index(steps[0])
+        here, facing = params.home, STEP_FACING[steps[0]]
         walk = steps[1:]
         if (own | passing) & (1 << here):
             return None
     else:
-        here, facing = square[piece], pieces[piece].facing
+        here, facing = before.square[piece], before.facing[piece]
         walk = steps
     start, start_facing = here, facing
     for token in walk:
@@ -148,36 +159,35 @@ def simple_move(
             ):
                 return None
             facing = turn
-    if ending & (1 << here) or (facing == UP and here == params.target(size)):
+    if ending & (1 << here) or (facing == UP and here == params.specials[size]):
         return None
+    pos = before.copy()
+    status, square, owner, sizes, facings = pos.status, pos.square, pos.owner, pos.size, pos.facing
     enemies = [
-        i
-        for i, q in enumerate(square)
-        if q == here and status[i] == BOARD and pieces[i].owner != seat
+        i for i, q in enumerate(square) if q == here and status[i] == BOARD and owner[i] != seat
     ]
     if len(move.pushes) != len(enemies):
         return None
     status[piece], square[piece], facings[piece] = BOARD, here, facing
-    moved = {piece: Piece(seat, size, BOARD, here, facing)}
+    moved = [piece]
     for clause in move.pushes:
         matches = [
             o
             for o in enemies
-            if pieces[o].owner == clause.colour
-            and pieces[o].size == clause.size
-            and (clause.facing is None or pieces[o].facing == clause.facing)
+            if owner[o] == clause.colour
+            and sizes[o] == clause.size
+            and (clause.facing is None or facings[o] == clause.facing)
         ]
-        if not matches or (clause.facing is None and len({pieces[o].facing for o in matches}) > 1):
+        if not matches or (clause.facing is None and len({facings[o] for o in matches}) > 1):
             return None
         pushed = matches[0]
         enemies.remove(pushed)
-        occupant = pieces[pushed]
         path = clause.path
         if not path or len(path) != push_distance(
-            params, size, facing == UP, occupant.size, occupant.facing == UP
+            params, size, facing == UP, sizes[pushed], facings[pushed] == UP
         ):
             return None
-        passing, ending, _ = _forbidden(state, status, square, facings, pushed)
+        passing, ending, _ = _forbidden(pos, pushed, stacked(pos))
         end = here
         visited = {here}
         for k, letter in enumerate(path):
@@ -187,22 +197,26 @@ def simple_move(
             visited.add(end)
             if (ending if k == len(path) - 1 else passing) & (1 << end):
                 return None
-        if occupant.facing == UP and end == params.target(occupant.size):
+        if facings[pushed] == UP and end == params.specials[sizes[pushed]]:
             return None
         square[pushed] = end
-        moved[pushed] = Piece(occupant.owner, occupant.size, BOARD, end, occupant.facing)
+        moved.append(pushed)
     # Each pushed piece's arrival must find no enemy, or it would push (or ask) in turn.
-    for i in moved:
-        colour = pieces[i].owner
-        q = square[i]
+    for i in moved[1:]:
+        colour, q = owner[i], square[i]
         for j, s in enumerate(status):
-            if s == BOARD and square[j] == q and pieces[j].owner != colour:
+            if square[j] == q and s == BOARD and owner[j] != colour:
                 return None
-    after = tuple(moved.get(i, p) for i, p in enumerate(pieces))
-    if len(dice) == 2 and not any(
-        p.status == BOARD and p.owner == seat and p.facing != UP for p in after
-    ):
-        return None  # moves.surely_enabled cannot tell: the full must-use check decides
+    if len(dice) == 2 and facing == UP:
+        # moves.surely_enabled: some lying piece of the seat, or the full must-use check.
+        for s, o, f in zip(status, owner, facings, strict=True):
+            if s == BOARD and o == seat and f != UP:
+                break
+        else:
+            return None
+    after = list(state.pieces)
+    for i in moved:
+        after[i] = Piece(owner[i], sizes[i], BOARD, square[i], facings[i])
     who = rules.seat_name(state, seat)
     label = rules.square_label(params, start)
     if move.piece == "+":
@@ -213,15 +227,27 @@ def simple_move(
     rest = list(dice)
     rest.remove(die)
     changes = {
-        "pieces": after,
+        "pieces": tuple(after),
         "dice": tuple(rest),
         "last": (seat, action, sentence),
         "queue": (),
         "stage": 0,
         "chooser": None,
         "seen": (),
+        "_snap": pos,
+        "_stacked": stacked(pos) if stacks or len(moved) > 1 else _joins(pos, piece),
     }
     if rest:
         # The moved piece may rest where it landed, so moves.usable holds for the other die.
         return evolve(state, changes)
     return rules._end_turn(state, changes)
+
+
+def _joins(pos: Pos, piece: int) -> bool:
+    """Whether a piece shares its square with another of its colour."""
+    status, square, owner = pos.status, pos.square, pos.owner
+    here, colour = square[piece], owner[piece]
+    for i, q in enumerate(square):
+        if q == here and i != piece and owner[i] == colour and status[i] == BOARD:
+            return True
+    return False

@@ -36,22 +36,43 @@ class MarsState:
     last: tuple[int, str, str] | None  # seat, action, sentence
 
 
+# Fields a state's position snapshot (see snapshot) is made from.
+POSITION_FIELDS = frozenset({"pieces", "dog", "victims"})
+
+
 def evolve(state: MarsState, changes: Mapping[str, Any]) -> MarsState:
     """A copy of the state with some fields changed (dataclasses.replace, without its checks).
 
     The copy's fields are written straight into its __dict__: a frozen dataclass's __init__
     sets each of its 19 fields through object.__setattr__, which costs more than the move.
+    The snapshot comes along unless the position changed (a caller may pass the new one).
     """
     new = object.__new__(MarsState)
     fields = new.__dict__
     fields.update(state.__dict__)
+    if not POSITION_FIELDS.isdisjoint(changes):
+        fields.pop("_snap", None)
+        fields.pop("_stacked", None)
     fields.update(changes)
     return new
 
 
+def snapshot(state: MarsState) -> Pos:
+    """The state's position as a Pos, built once per state; read it, never change it.
+
+    It is kept in the instance's __dict__ beside the fields, so that it takes no part in
+    equality, repr, replace() or dump: it is derived data, rebuilt on demand.
+    """
+    snap: Pos | None = state.__dict__.get("_snap")
+    if snap is None:
+        snap = Pos(state.params, state.seats, state.pieces, state.dog, state.victims)
+        state.__dict__["_snap"] = snap
+    return snap
+
+
 def to_pos(state: MarsState) -> Pos:
     """A working copy of the state's position."""
-    return Pos(state.params, state.seats, state.pieces, state.dog, state.victims)
+    return snapshot(state).copy()
 
 
 def piece_alive(status: int) -> bool:
