@@ -10,7 +10,7 @@ from sqlalchemy.orm import Session
 import engine
 
 from .. import audit, current_player, listing, present, services, store
-from ..errors import NotFound, Rejected
+from ..errors import NotFound, PbemError, Rejected
 from ..models import Player
 from ..play import count_games, games_of, grant_for, load, recent_games, start_game
 
@@ -58,17 +58,32 @@ def new_game() -> Any:
         player = current_player(session)
     if player is None:
         return redirect(url_for("auth.signin", next=request.path))
-    form = request.form
-    kind = request.args.get("kind") or form.get("kind") or engine.GAMES[0]
+    kind = request.args.get("kind") or request.form.get("kind") or engine.GAMES[0]
     if request.method == "GET":
-        return render_template(
-            "new_game.html",
-            catalogue=game_catalogue(),
-            kind=kind,
-            form={},
-            player=player,
-            max_seats=MAX_SEATS,
-        )
+        return new_game_form(player, kind, {})
+    try:
+        public_id = svc.write(lambda session: create_from_form(session, kind, request.form))
+    except PbemError as e:
+        # The form comes back as it was sent, with the reason: nothing typed is lost.
+        return new_game_form(player, kind, request.form, error=str(e)), e.status
+    return redirect(url_for("games.show", public_id=public_id))
+
+
+def new_game_form(player: Player, kind: str, form: Any, error: str | None = None) -> str:
+    """The new-game form, filled in with what was sent (if anything)."""
+    return render_template(
+        "new_game.html",
+        catalogue=game_catalogue(),
+        kind=kind,
+        form=form,
+        error=error,
+        player=player,
+        max_seats=MAX_SEATS,
+    )
+
+
+def create_from_form(session: Session, kind: str, form: Any) -> str:
+    """Start the game the new-game form describes; return its public id."""
     try:
         rules = engine.rules_for(kind)
     except engine.UnknownGame as e:
@@ -77,39 +92,31 @@ def new_game() -> Any:
         (form.get(f"email{i}", "").strip(), form.get(f"name{i}", "").strip() or None)
         for i in range(MAX_SEATS)
     ]
-    players = [(email, name) for email, name in players if email]
+
+    def field(option: str) -> str:
+        return f"opt_{kind}_{option}"
+
     options = {
-        o.name: (
-            form.get(f"opt_{kind}_{o.name}")
-            if o.kind is not bool
-            else form.get(f"opt_{kind}_{o.name}") == "on"
-        )
+        o.name: form.get(field(o.name)) if o.kind is not bool else form.get(field(o.name)) == "on"
         for o in rules.options
-        if o.kind is bool or form.get(f"opt_{kind}_{o.name}", "") != ""
+        if o.kind is bool or form.get(field(o.name), "") != ""
     }
-    preset = form.get(f"preset_{kind}") or None
     try:
         deadline = int(form.get("deadline_hours", "72"))
     except ValueError as e:
         raise Rejected("the deadline must be a whole number of hours") from e
-
-    def create(session: Session) -> str:
-        creator = current_player(session)
-        loaded = start_game(
-            session,
-            svc.ctx,
-            kind,
-            players,
-            options=options,
-            preset=preset,
-            created_by=creator,
-            deadline_hours=deadline,
-            timeout_policy=form.get("timeout_policy", "bot"),
-        )
-        return loaded.game.public_id
-
-    public_id = svc.write(create)
-    return redirect(url_for("games.show", public_id=public_id))
+    loaded = start_game(
+        session,
+        services().ctx,
+        kind,
+        [(email, name) for email, name in players if email],
+        options=options,
+        preset=form.get(f"preset_{kind}") or None,
+        created_by=current_player(session),
+        deadline_hours=deadline,
+        timeout_policy=form.get("timeout_policy", "bot"),
+    )
+    return loaded.game.public_id
 
 
 @bp.get("/games/<public_id>")

@@ -88,6 +88,12 @@ def test_a_bad_new_game_form_names_the_problem_and_creates_nothing(app, client, 
     assert response.status_code == 422
     assert message in text_of(response)
     assert outbox_rows(app, purpose="invite") == []
+    # The form comes back filled in as it was sent, so nothing has to be typed again.
+    page = html.unescape(text_of(response))
+    assert "The game was not created" in page
+    for name, value in data.items():
+        if name.startswith(("email", "opt_")) and value:
+            assert re.search(rf'name="{re.escape(name)}"[^>]*value="{re.escape(value)}"', page)
 
 
 def test_the_game_page_shows_the_board_the_players_and_the_commitment(app, client):
