@@ -11,9 +11,9 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from .. import current_player, inbound, present, services, store
-from ..errors import Forbidden, NotFound, Rejected
+from ..errors import Forbidden, NotFound, PbemError, Rejected
 from ..models import Player
-from ..play import load, start_game, submit
+from ..play import check_grant, grant_for, grant_state, load, start_game, submit
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 
@@ -34,10 +34,10 @@ def api_player(session: Session) -> Player:
 
 
 def body() -> dict[str, Any]:
-    """The request's JSON object, or Rejected."""
+    """The request's JSON object; a 400 if the body is not one."""
     data = request.get_json(silent=True)
     if not isinstance(data, dict):
-        raise Rejected("the request body must be a JSON object")
+        raise PbemError("the request body must be a JSON object (Content-Type: application/json)")
     return data
 
 
@@ -135,6 +135,32 @@ def log(public_id: str) -> Any:
         return jsonify([e.to_json() for e in log])
 
 
+@bp.get("/play/<token>")
+def seat(token: str) -> Any:
+    """What a move token's seat sees now: its view, whether it may act, its choices in words."""
+    svc = services()
+    grant = svc.signer.read_move_token(token)
+    with svc.db.read() as session:
+        loaded = load(session, grant.game)
+        check_grant(loaded, grant)
+        status = grant_state(session, loaded, grant)
+        can_act = status in ("current", "stale-awaited")
+        pos = present.position(loaded.rules, loaded.state, grant.seat)
+        return jsonify(
+            seat=grant.seat,
+            seat_name=loaded.rules.seat_name(loaded.state, grant.seat),
+            link=status,
+            your_turn=can_act,
+            # A token for the head, so that a bot acts with a current grant.
+            token=svc.signer.move_token(grant_for(loaded, grant.seat)) if can_act else None,
+            choices=[
+                {"action": a, "text": loaded.rules.describe(loaded.state, a)} for a in pos["legal"]
+            ],
+            game=game_json(session, grant.game),
+            view=pos["view"],
+        )
+
+
 @bp.post("/play/<token>")
 def play(token: str) -> Any:
     """Act with a move token: {"action": "..."}."""
@@ -143,7 +169,7 @@ def play(token: str) -> Any:
     data = body()
     action = data.get("action")
     if not isinstance(action, str) or not action.strip():
-        raise Rejected("'action' must be the move as text")
+        raise PbemError('the body must be {"action": "<the move as text>"}')
     nonce = data.get("nonce") if isinstance(data.get("nonce"), str) else None
     result = svc.write(lambda s: submit(s, svc.ctx, grant, action, nonce=nonce))
     with svc.db.read() as session:

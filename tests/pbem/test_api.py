@@ -25,6 +25,7 @@ from .pipe import (
     game_row,
     illegal,
     legal,
+    loaded,
     log,
     move,
     outbox,
@@ -150,7 +151,6 @@ BAD_NEW_GAMES = [
     ({**NEW_GAME, "options": ["max_turns"]}, "object"),
     ({**NEW_GAME, "options": {"no_such_option": 1}}, "no_such_option"),
     ({**NEW_GAME, "preset": "no-such-preset"}, "no-such-preset"),
-    (["not", "an", "object"], "JSON object"),
     ({**NEW_GAME, "players": [1, 2]}, "must be an email"),
     ({**NEW_GAME, "players": [None, "bob@example.org"]}, "must be an email"),
     ({**NEW_GAME, "players": [{"email": "ann@example.org", "name": 5}, "b@x.org"]}, "name"),
@@ -171,10 +171,10 @@ def test_a_bad_new_game_request_is_422_and_creates_nothing(app, client):
 def test_a_new_game_request_that_is_not_json_is_refused(app, client):
     secret = api_token_for(app, "bot@example.org")
 
-    response = client.post("/api/games", data="kind=martian-frisby", headers=bearer(secret))
+    for send in ({"data": "kind=martian-frisby"}, {"json": ["not", "an", "object"]}):
+        response = client.post("/api/games", headers=bearer(secret), **send)
 
-    assert response.status_code in (400, 422)
-    assert response.is_json
+        assert "JSON object" in assert_error(response, 400, "bad-request")
     assert game_count(app) == 0
 
 
@@ -317,9 +317,44 @@ def test_a_play_request_without_a_json_action_is_refused(app, client):
     ):
         response = client.post(f"/api/play/{token(app, public_id)}", **send)
 
-        assert response.status_code in (400, 422), send
-        assert response.is_json and set(response.get_json()) == {"error", "message"}, send
+        assert assert_error(response, 400, "bad-request"), send
     assert counts(app) == before
+
+
+def test_a_bot_reads_its_choices_in_words_and_a_current_token_from_its_link(app, client):
+    public_id = start(app)
+    game = loaded(app, public_id)
+    (seat,) = game.awaited()
+    before = counts(app)
+
+    mine = client.get(f"/api/play/{token(app, public_id)}").get_json()
+    other = client.get(f"/api/play/{token(app, public_id, 1 - seat)}").get_json()
+
+    assert (mine["seat"], mine["link"], mine["your_turn"]) == (seat, "current", True)
+    assert mine["choices"] == [
+        {"action": a, "text": game.rules.describe(game.state, a)} for a in legal(app, public_id)
+    ]
+    fresh = svc_of(app).signer.read_move_token(mine["token"])
+    assert (fresh.game, fresh.seat, fresh.seq) == (public_id, seat, game.game.head_seq)
+    assert mine["game"]["head"]["seq"] == game.game.head_seq
+    assert (other["link"], other["your_turn"], other["choices"], other["token"]) == (
+        "waiting",
+        False,
+        [],
+        None,
+    )
+    assert counts(app) == before
+
+
+def test_the_choices_of_a_used_token_say_it_is_stale(app, client):
+    public_id = start(app)
+    old = token(app, public_id)
+    client.post(f"/api/play/{old}", json={"action": legal(app, public_id)[0]})
+
+    seen = client.get(f"/api/play/{old}").get_json()
+
+    assert seen["link"] in ("stale", "stale-awaited")
+    assert seen["your_turn"] == (seen["link"] == "stale-awaited")
 
 
 @pytest.mark.parametrize("nonce", ["bot-1", "n" * 100], ids=["short", "longer than stored"])
