@@ -94,7 +94,13 @@ def test_the_race_text_shows_the_board_rank_by_rank(env):
     rows = {m[1]: m[2] for m in re.finditer(r"^ ([1-8])    (.*)$", text, re.M)}
     assert set(rows) == set("12345678")
     assert rows["4"].split()[3] == "rSn"
-    assert rows["5"].split()[3] == "bSegSw"
+    # Columns stay aligned: a shared square shows its first piece and a count, listed below.
+    assert rows["5"].split()[3] == "bSe+1"
+    assert " d5 holds bSe, gSw" in text
+    cells = [re.findall(r"\S+", row) for row in rows.values()]
+    starts = {rank: [m.start() for m in re.finditer(r"\S+", row)] for rank, row in rows.items()}
+    assert all(len(c) == 8 for c in cells)
+    assert all(s == [8 * i for i in range(8)] for s in starts.values()), starts
     assert rows["7"].split()[0] == "[H]" and rows["2"].split()[7] == "[1]"
     assert "Waiting for Blue to choose a push on d5." in text
     assert "Last: Red moves the small from d3 to d4" in text
