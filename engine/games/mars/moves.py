@@ -102,7 +102,8 @@ def candidates(state: MarsState, seat: int, dice: tuple[int, ...]) -> Iterator[C
         if s == BOARD:
             occupied.setdefault(q, set()).add(o)
     before: tuple[int, ...] | None = None
-    probed: dict[tuple[int, int, bool], list[Choice]] = {}
+    # Per landing, the mover's push choices with the text each adds to a move.
+    probed: dict[tuple[int, int, bool], list[tuple[Choice, str]]] = {}
     for die in sorted(set(dice), reverse=True):
         noop = False
         for piece, name, enter in pieces:
@@ -120,8 +121,8 @@ def candidates(state: MarsState, seat: int, dice: tuple[int, ...]) -> Iterator[C
                     busy = there is not None
                 else:
                     busy = pos.dog_square == square or (there is not None and there != {seat})
+                text = format_move(die, name, steps, ())
                 if not busy:
-                    text = format_move(die, name, steps, ())
                     yield Candidate(die, text, None, piece, square, facing, None)
                     continue
                 # The mover's choices depend on where it lands, standing or not, and not on
@@ -135,13 +136,15 @@ def candidates(state: MarsState, seat: int, dice: tuple[int, ...]) -> Iterator[C
                     res.probe = piece
                     done = res.run()
                     if res.probe is not None:
-                        text = format_move(die, name, steps, ())
                         yield Candidate(die, text, res, piece, square, facing, done)
                         continue
-                    choices = probed[key] = res.probed
-                for choice in choices:
-                    text = format_move(die, name, steps, choice.clauses)
-                    yield Candidate(die, text, None, piece, square, facing, None, choice)
+                    # format_move joins the clauses' texts to the move's with spaces.
+                    choices = probed[key] = [
+                        (c, "".join(" " + clause.text() for clause in c.clauses))
+                        for c in res.probed
+                    ]
+                for choice, clauses in choices:
+                    yield Candidate(die, text + clauses, None, piece, square, facing, None, choice)
 
 
 def landed(
