@@ -55,7 +55,8 @@ def page(session: Session, grant: MoveGrant, *, status: int = 200, **extra: Any)
         pos=pos,
         confirm=confirm,
         said=said,
-        notice=NOTICES[state],
+        # An error already says why the form could not act; only a fresh form adds news.
+        notice=NOTICES[state] if state == "stale-awaited" or "error" not in extra else None,
         form_token=fresh,
         nonce=secrets.token_urlsafe(16),
         **extra,

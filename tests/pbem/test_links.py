@@ -217,6 +217,7 @@ def test_a_stale_link_shows_the_current_position_and_says_the_turn_was_played(ap
     again = post_move(client, first, legal(app, public_id)[0], nonce="n-2")
     assert again.status_code == 409
     assert "already played" in body_of(again)
+    assert "has already been played" not in body_of(again)  # one message, not two
     assert counts(app) == before
 
 
