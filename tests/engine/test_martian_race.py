@@ -776,3 +776,17 @@ def test_house_bots_play_a_whole_two_player_race():
     outcome = RULES.outcome(state)
     assert outcome is not None and "wins: every Martian finished" in outcome.reason
     assert state.turns < 200
+
+
+@pytest.mark.parametrize(
+    ("action", "sentence"),
+    [
+        ("1: d4 E", "Red's small on d4 stays there, lying east (1 step of a 1)"),
+        ("1: d4 U", "Red's small on d4 stays there, standing (1 step of a 1)"),
+        ("1: d4 F", "Red moves the small from d4 to d5, lying north (1 step of a 1)"),
+    ],
+)
+def test_a_move_is_described_as_a_player_would_say_it(action, sentence):
+    state = position({"d4": "rSn", "g7": "bS^"}, dice=(1, 3))
+
+    assert RULES.describe(state, action) == sentence

@@ -745,37 +745,45 @@ class MarsRules(Rules[MarsState]):
             return f"{who} pushes " + ", ".join(self._push_words(c) for c in parsed.pushes)
         params = state.params
         if parsed.piece == "dog":
-            square, facing = pos.dog_square, pos.dog_facing
-            head = f"{who} moves the Mad Dog from {self.square_label(params, square)}"
+            square, facing, thing = pos.dog_square, pos.dog_facing, "Mad Dog"
         elif parsed.piece == "+":
-            square, facing = params.home, FACING_LETTERS.index(parsed.steps[0])
-            head = f"{who} enters a small {self.piece_word} on {self.square_label(params, square)}"
+            square, facing, thing = params.home, FACING_LETTERS.index(parsed.steps[0]), None
         else:
             try:
                 piece = self._find_piece(pos, state.to_move, parsed)
             except IllegalAction:
                 return f"{who} plays {action}"
             square, facing = pos.square[piece], pos.facing[piece]
-            size = SIZE_WORDS[pos.size[piece]]
-            head = f"{who} moves the {size} from {self.square_label(params, square)}"
-        return self.move_words(state.params, parsed, head, square, facing)
+            thing = SIZE_WORDS[pos.size[piece]]
+        return self.move_words(params, parsed, who, thing, square, facing)
 
     def move_words(
-        self, params: Params, parsed: MoveText, head: str, square: int, facing: int
+        self,
+        params: Params,
+        parsed: MoveText,
+        who: str,
+        thing: str | None,
+        square: int,
+        facing: int,
     ) -> str:
-        """A move's sentence from its head and where its piece starts (steps not checked)."""
+        """A move's sentence: who moves what (None: enters a piece) from where (not checked)."""
         start = square
         for token in parsed.steps[1:] if parsed.piece == "+" else parsed.steps:
             if token == "F" and facing != UP and square >= 0 and NEIGHBOUR[square][facing] >= 0:
                 square = NEIGHBOUR[square][facing]
             elif token != "F":
                 facing = FACING_LETTERS.index(token)
+        here, there = self.square_label(params, start), self.square_label(params, square)
+        if thing is None:
+            moved = " and stays" if square == start else f" and moves it to {there}"
+            head = f"{who} enters a small {self.piece_word} on {here}{moved}"
+        elif square == start:
+            head = f"{who}'s {thing} on {here} stays there"  # it only turns, stands or lies
+        else:
+            head = f"{who} moves the {thing} from {here} to {there}"
         steps = len(parsed.steps)
-        where = "stays" if square == start else f"to {self.square_label(params, square)}"
-        if parsed.piece == "+":
-            where = "and stays" if square == start else f"and moves it {where}"
         text = (
-            f"{head} {where}, {FACING_WORDS[facing]} "
+            f"{head}, {FACING_WORDS[facing]} "
             f"({steps} step{'s' if steps != 1 else ''} of a {parsed.die or '?'})"
         )
         if parsed.pushes:

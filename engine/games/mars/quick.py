@@ -217,13 +217,10 @@ def simple_move(
     after = list(state.pieces)
     for i in moved:
         after[i] = Piece(owner[i], sizes[i], BOARD, square[i], facings[i])
-    who = rules.seat_name(state, seat)
-    label = rules.square_label(params, start)
-    if move.piece == "+":
-        head = f"{who} enters a small {rules.piece_word} on {label}"
-    else:
-        head = f"{who} moves the {SIZE_WORDS[size]} from {label}"
-    sentence = rules.move_words(params, move, head, start, start_facing)
+    thing = None if move.piece == "+" else SIZE_WORDS[size]
+    sentence = rules.move_words(
+        params, move, rules.seat_name(state, seat), thing, start, start_facing
+    )
     rest = list(dice)
     rest.remove(die)
     changes = {
