@@ -790,3 +790,27 @@ def test_a_move_is_described_as_a_player_would_say_it(action, sentence):
     state = position({"d4": "rSn", "g7": "bS^"}, dice=(1, 3))
 
     assert RULES.describe(state, action) == sentence
+
+
+def test_every_listed_push_answer_is_accepted_even_between_look_alike_pieces():
+    # Found by the house bot: two Blue smalls facing the same way on h8, where pushing one
+    # of them west repeats an earlier position and pushing the other does not. The answer
+    # 'x bS:W x pS:W' was listed by legal() and then refused for the wrong Blue small.
+    rng = random.Random(7)
+    state = RULES.start(5, RULES.resolve_options({}))
+    answers = 0
+    for _ in range(300):
+        pending = RULES.pending(state)
+        if isinstance(pending, Finished):
+            break
+        if isinstance(pending, Await):
+            seat = pending.seats[0]
+            if pending.kind == "push":
+                for action in RULES.legal(state, seat):
+                    step(RULES, state, Played(seat, action))  # must not raise
+                    answers += 1
+            event = Played(seat, RULES.bot_action(state, seat))
+        else:
+            event = chance_event(rng, pending)
+        state = step(RULES, state, event)
+    assert answers > 0

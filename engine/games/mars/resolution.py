@@ -365,7 +365,12 @@ class Resolution:
                     f"{words} on {where} is not one piece; add ^ (standing) or the compass "
                     f"letter it points to, like {example}"
                 )
-            piece = matches[0]
+            # Pieces alike in colour, size and facing are one to the player, but the
+            # repetition guard tells them apart: push one that may go this way, if any.
+            piece = next(
+                (o for o in matches if self._may_push(pusher, square, o, clause.path)),
+                matches[0],
+            )
             self._push_along(pusher, square, piece, clause.path, words)
             remaining.remove(piece)
         for piece in remaining:
@@ -378,6 +383,13 @@ class Resolution:
                 )
             if paths:
                 self._push_along(pusher, square, piece, paths[0][0], piece_words(pos, piece))
+
+    def _may_push(self, pusher: int, square: int, piece: int, path: str) -> bool:
+        """Whether _push_along would take this piece along this path."""
+        if self._full_length_end(pusher, square, piece, path) is not None:
+            return True
+        _, paths = self.allowed(self.pos, pusher, piece, square, frozenset())
+        return any(p == path for p, _ in paths)
 
     def _push_along(self, pusher: int, square: int, piece: int, path: str, words: str) -> None:
         pos = self.pos
