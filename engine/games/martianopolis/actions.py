@@ -130,7 +130,7 @@ def bot_action(state: MartianopolisState, seat: int) -> str | None:
         best: tuple[tuple[int, int, int], str] | None = None
         for racer in sorted(to_move(state), key=lambda r: -r.progress):
             paths = paths_for(state, racer)
-            for end in paths.allowed_ends():
+            for end in sorted(paths.allowed_ends()):  # ties go the same way in any process
                 score = (end[0] == "finish", end[0] != "crash", end[2])
                 if best is None or score > best[0]:
                     best = (score, racer_move(paths, racer, end))
