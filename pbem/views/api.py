@@ -13,7 +13,7 @@ from sqlalchemy.orm import Session
 from .. import current_player, inbound, present, services, store
 from ..errors import Forbidden, NotFound, PbemError, Rejected
 from ..models import Player
-from ..play import check_grant, grant_for, grant_state, load, start_game, submit
+from ..play import Loaded, check_grant, grant_for, grant_state, load, start_game, submit
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 
@@ -41,9 +41,8 @@ def body() -> dict[str, Any]:
     return data
 
 
-def game_json(session: Session, public_id: str) -> dict[str, Any]:
+def game_json(loaded: Loaded) -> dict[str, Any]:
     """The spectator view of a game plus what it waits for."""
-    loaded = load(session, public_id)
     game = loaded.game
     return {
         "id": game.public_id,
@@ -118,7 +117,7 @@ def inbound_mail() -> Any:
 def show(public_id: str) -> Any:
     """The spectator view of a game."""
     with services().db.read() as session:
-        return jsonify(game_json(session, public_id))
+        return jsonify(game_json(load(session, public_id)))
 
 
 @bp.get("/games/<public_id>/log")
@@ -156,7 +155,7 @@ def seat(token: str) -> Any:
             choices=[
                 {"action": a, "text": loaded.rules.describe(loaded.state, a)} for a in pos["legal"]
             ],
-            game=game_json(session, grant.game),
+            game=game_json(loaded),
             view=pos["view"],
         )
 
@@ -173,6 +172,6 @@ def play(token: str) -> Any:
     nonce = data.get("nonce") if isinstance(data.get("nonce"), str) else None
     result = svc.write(lambda s: submit(s, svc.ctx, grant, action, nonce=nonce))
     with svc.db.read() as session:
-        state = game_json(session, grant.game)
+        state = game_json(load(session, grant.game))
     fresh = svc.signer.move_token(type(grant)(grant.game, grant.seat, result.head))
     return jsonify(played=result.description, replayed=result.replayed, token=fresh, game=state)
