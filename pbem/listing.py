@@ -38,17 +38,13 @@ def row(session: Session, signer: Signer, game: Game, viewer: Player | None) -> 
     pending = rules.pending(state)
     if isinstance(pending, engine.Finished):
         return Row(game, rules.title, f"over: {pending.outcome.reason}", None)
-    status = engine.awaited_text(rules, state, pending)
-    if isinstance(pending, engine.Await):
-        names = ", ".join(
-            f"{rules.seat_name(state, seat)} ({game.seats[seat].player.name})"
-            for seat in pending.seats
-        )
-        status = f"waiting for {names}"
-    token = None
-    if isinstance(pending, engine.Await) and viewer is not None:
-        mine = [s.seat for s in game.seats if s.player_id == viewer.id and s.seat in pending.seats]
-        if mine:
-            token = signer.move_token(MoveGrant(game.public_id, mine[0], game.head_seq))
-            status = "your turn"
-    return Row(game, rules.title, status, token)
+    if not isinstance(pending, engine.Await):  # the server rolls at once; this is a moment
+        return Row(game, rules.title, engine.awaited_text(rules, state, pending), None)
+    for seat in pending.seats:
+        if viewer is not None and game.seats[seat].player_id == viewer.id:
+            token = signer.move_token(MoveGrant(game.public_id, seat, game.head_seq))
+            return Row(game, rules.title, "your turn", token)
+    names = ", ".join(
+        f"{rules.seat_name(state, seat)} ({game.seats[seat].player.name})" for seat in pending.seats
+    )
+    return Row(game, rules.title, f"waiting for {names}", None)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import replace
 from typing import Any
 
@@ -18,11 +19,7 @@ def position(rules: engine.Rules[Any], state: Any, seat: int | None) -> dict[str
     awaited = pending.seats if isinstance(pending, engine.Await) else ()
     outcome = pending.outcome if isinstance(pending, engine.Finished) else None
     legal = rules.legal(state, seat) if seat is not None and seat in awaited else ()
-    choices = (
-        [{"action": a, "text": rules.describe(state, a)} for a in legal]
-        if len(legal) <= LEGAL_LISTED
-        else []
-    )
+    choices = described(rules, state, legal) if len(legal) <= LEGAL_LISTED else []
     return {
         "kind": rules.kind,
         "title": rules.title,
@@ -38,6 +35,11 @@ def position(rules: engine.Rules[Any], state: Any, seat: int | None) -> dict[str
         "outcome": outcome.to_json() if outcome else None,
         "winners": [rules.seat_name(state, s) for s in outcome.winners] if outcome else [],
     }
+
+
+def described(rules: engine.Rules[Any], state: Any, actions: Sequence[str]) -> list[dict[str, str]]:
+    """Each action with the sentence that says what it does."""
+    return [{"action": a, "text": rules.describe(state, a)} for a in actions]
 
 
 def groups(

@@ -152,9 +152,7 @@ def seat(token: str) -> Any:
             your_turn=can_act,
             # A token for the head, so that a bot acts with a current grant.
             token=svc.signer.move_token(grant_for(loaded, grant.seat)) if can_act else None,
-            choices=[
-                {"action": a, "text": loaded.rules.describe(loaded.state, a)} for a in pos["legal"]
-            ],
+            choices=present.described(loaded.rules, loaded.state, pos["legal"]),
             game=game_json(loaded),
             view=pos["view"],
         )

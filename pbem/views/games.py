@@ -12,7 +12,7 @@ import engine
 from .. import audit, current_player, listing, present, services, store
 from ..errors import NotFound, PbemError, Rejected
 from ..models import Player
-from ..play import count_games, games_of, grant_for, load, recent_games, start_game
+from ..play import ACTING_KINDS, count_games, games_of, grant_for, load, recent_games, start_game
 
 bp = Blueprint("games", __name__)
 MAX_SEATS = 8
@@ -149,7 +149,6 @@ def full_log(session: Session, public_id: str) -> tuple[Any, list[store.LogEntry
 
 
 HISTORY_WINDOW = 25  # events listed on each side of the one shown
-ACTS = ("move", "resign", "timeout")
 
 
 @bp.get("/games/<public_id>/history")
@@ -163,7 +162,7 @@ def history(public_id: str, seq: str | None = None) -> str:
     if not 0 <= at <= head:
         raise NotFound(f"game {public_id} has events 0 to {head}, not {seq}")
     lines, states = present.history(loaded.rules, loaded.setup, log, loaded.state)
-    acts = [line["seq"] for line in lines if line["kind"] in ACTS]
+    acts = [line["seq"] for line in lines if line["kind"] in ACTING_KINDS]
     return render_template(
         "history.html",
         game=loaded.game,

@@ -37,7 +37,9 @@ def page(session: Session, grant: MoveGrant, *, status: int = 200, **extra: Any)
     # Point-and-click groups are for this page only, not for every mail built on a move.
     pos["groups"] = present.groups(loaded.rules, loaded.state, grant.seat, tuple(pos["legal"]))
     # Every button says in words what it does (a few dozen ms on the busiest Mad Dog turn).
-    said = {action: loaded.rules.describe(loaded.state, action) for action in pos["legal"]}
+    said = {
+        c["action"]: c["text"] for c in present.described(loaded.rules, loaded.state, pos["legal"])
+    }
     wanted = request.args.get("choice")
     confirm = None
     if can_act and wanted:
