@@ -277,8 +277,15 @@ class Rules(ABC, Generic[S]):
         """What a player typed, as canonical notation; InvalidAction shows the form."""
 
     @abstractmethod
-    def describe(self, state: S, action: str) -> str:
-        """A sentence for mails and history about an action taken in this state."""
+    def describe(self, state: S, played: Played, viewer: int | None) -> str:
+        """A sentence for one reader about a seat's action taken in this state.
+
+        The sentence names the acting seat (`played.seat`; in a simultaneous round the state
+        alone cannot say who acts). `viewer` is the seat reading it, None for the public. A
+        secret action (see is_secret) reads in full for its own seat only; any other viewer
+        reads what the rules let them see at that moment, such as "Red plays a card in
+        secret". Every other action reads the same for every viewer.
+        """
 
     @abstractmethod
     def view(self, state: S, seat: int | None) -> dict[str, Any]:

@@ -67,7 +67,7 @@ class MadDog(MarsRules):
 
     kind = "mad-dog"
     title = "Mad Dog"
-    version = 1
+    version = 2  # 2: the last event records its whole chain of pushes
     seats = (2, 3, 4)
     piece_word = "Mother"
     goal_names = ("Home", "Market", "Well", "Kennel")

@@ -145,7 +145,7 @@ class MartianRace(MarsRules):
 
     kind = "martian-race"
     title = "Martian Race"
-    version = 1
+    version = 2  # 2: the last event records its whole chain of pushes
     seats = (2, 3, 4, 5)
     options = (
         Option(

@@ -52,14 +52,39 @@ def check_every_step(rules, seats, options, events):
             for seat in pending.seats:
                 actions = rules.legal(state, seat)
                 # A spread sample keeps long legal lists affordable at every step.
-                for action in actions[:: max(1, len(actions) // PARSE_SAMPLE)]:
+                sample = actions[:: max(1, len(actions) // PARSE_SAMPLE)]
+                for action in sample:
                     assert rules.parse_action(state, seat, action) == action
+                check_sentences(rules, state, seats, seat, sample)
         if isinstance(event, Played):
-            assert rules.describe(state, event.action)
+            check_sentences(rules, state, seats, event.seat, (event.action,))
         before = rules.dump(state)
         state = step(rules, state, event)
         assert rules.dump(rules.load(before)) == before, "apply mutated its input"
     return state
+
+
+def check_sentences(rules, state, seats, seat, actions):
+    """Every reader's sentence names the acting seat; only a secret's own seat reads it whole."""
+    name = rules.seat_name(state, seat)
+    hidden = set()
+    for action in actions:
+        played = Played(seat, action)
+        own = rules.describe(state, played, seat)
+        assert name in own, (own, name)
+        secret = rules.is_secret(state, played)
+        for viewer in [None, *range(seats)]:
+            if viewer == seat:
+                continue
+            text = rules.describe(state, played, viewer)
+            assert name in text, (text, name)
+            if secret:
+                assert text != own and action not in text, (text, own)
+                hidden.add(text)
+            else:
+                assert text == own, (viewer, text, own)
+    # What the others read of a secret choice must not tell one choice from another.
+    assert len(hidden) <= 1, hidden
 
 
 @pytest.mark.parametrize(("kind", "seats", "preset"), list(cases()))

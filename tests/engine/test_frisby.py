@@ -345,15 +345,24 @@ def test_near_miss_notation_never_escapes_as_another_exception(parts):
         pass
 
 
+def test_describe_names_the_seat_that_plays_for_every_reader():
+    state = rolled(started(NORTH), 3, 5)
+    turn = Played(NORTH, "a8-a5 b8-b3")
+    for viewer in (None, SOUTH, NORTH):
+        assert RULES.describe(state, turn, viewer) == (
+            "North moves the 3 from a8 to a5 and the 3 from b8 to b3"
+        )
+
+
 def test_describe_says_who_moved_what_where():
     state = rolled(started(), 3, 5)
     assert (
-        RULES.describe(state, "a1-a4 b1-b6")
+        RULES.describe(state, Played(SOUTH, "a1-a4 b1-b6"), None)
         == "South moves the 3 from a1 to a4 and the 3 from b1 to b6"
     )
     nest = position({"a3": "S2", "a5": "N1", "b1": "S3", "a8": "N3"}, dice=(2, 1))
-    assert "onto North's 1" in RULES.describe(nest, "a3-a5 b1-b2")
-    assert RULES.describe(state, "pass") == "South passes"
+    assert "onto North's 1" in RULES.describe(nest, Played(SOUTH, "a3-a5 b1-b2"), None)
+    assert RULES.describe(state, Played(SOUTH, "pass"), None) == "South passes"
 
 
 def test_the_view_is_json_and_shows_the_board_dice_and_whose_turn():

@@ -164,6 +164,29 @@ def test_md_t5_a_pushed_mother_pushes_in_turn_and_may_send_an_enemy_onto_the_dog
     assert sum(p.owner == WHITE and p.status == DESTROYED for p in state.pieces) == 1
 
 
+def test_describe_names_the_seat_that_runs_the_dog():
+    move = Played(BLACK, "2: dog F2 x rM:NNN")
+    for viewer in (None, GREY, BLACK, WHITE):
+        assert RULES.describe(md_t5_start(), move, viewer) == (
+            "Blue moves the Mad Dog from b4 to d4, lying east (2 steps of a 2), pushing Red's "
+            "medium 3 squares (NNN)"
+        )
+
+
+def test_the_last_line_tells_the_dog_move_and_every_push_answer_in_order():
+    state = play(md_t5_start(), "2: dog F2 x rM:NNN")
+    state = play(state, "x gM:ES x gS:SSS", seat=GREY)
+    state = play(state, "x rS:NNE", seat=WHITE)
+    last = RULES.view(state, None)["last"]
+    assert last["text"].split("; ") == [
+        "Blue moves the Mad Dog from b4 to d4, lying east (2 steps of a 2), pushing Red's "
+        "medium 3 squares (NNN)",
+        "Red pushes Green's medium 2 squares (ES), Green's small 3 squares (SSS)",
+        "Green pushes Red's small 3 squares (NNE)",
+    ]
+    assert (last["seat"], last["action"]) == (WHITE, "x rS:NNE")
+
+
 def test_md_t10_the_queue_processes_arrivals_in_order_not_recursively():
     state = play(md_t5_start(), "2: dog F2 x rM:NNN")
     grey = next(i for i, p in enumerate(state.pieces) if p.owner == GREY and p.size == 2)

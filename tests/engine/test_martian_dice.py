@@ -90,7 +90,7 @@ def duel_roll(state: DiceState, rays: int) -> DiceState:
 def test_dice_t1_the_rulebook_sample_turn_scores_5():
     state = roll(started(), T=2, R=3, H=4, C=3, K=1)
     assert state.aside == (2, 0, 0, 0, 0)
-    assert RULES.describe(state, "H roll") == (
+    assert RULES.describe(state, Played(RED, "H roll"), None) == (
         "Red takes the 4 humans and rolls the 7 remaining dice"
     )
     state = roll(play(state, "H roll"), T=1, R=2, C=3, K=1)
@@ -99,7 +99,7 @@ def test_dice_t1_the_rulebook_sample_turn_scores_5():
     state = roll(play(state, "K roll"), R=1, H=1, C=1)
     assert RULES.legal(state, RED) == ("R roll", "R stop", "C roll", "C stop")
     assert state.available == 3
-    assert RULES.describe(state, "R stop") == (
+    assert RULES.describe(state, Played(RED, "R stop"), None) == (
         "Red takes the 1 death ray and stops, scoring 5 points"
     )
     state = play(state, "R stop")
@@ -115,7 +115,7 @@ def test_dice_t1_the_rulebook_sample_turn_scores_5():
 
 def test_dice_t2_more_tanks_than_rays_scores_nothing():
     state = roll(started(), T=5, R=2, H=3, C=2, K=1)
-    assert RULES.describe(state, "H stop") == (
+    assert RULES.describe(state, Played(RED, "H stop"), None) == (
         "Red takes the 3 humans and stops, scoring nothing: 5 tanks beat 0 death rays"
     )
     state = play(state, "H stop")
@@ -129,7 +129,7 @@ def test_dice_t3_all_three_earthlings_earn_the_bonus():
     state = roll(play(state, "R roll"), T=1, R=1, H=3, C=2, K=2)
     state = roll(play(state, "H roll"), T=1, R=1, C=2, K=1)
     state = roll(play(state, "C roll"), R=1, K=1)
-    assert RULES.describe(state, "K stop").endswith(
+    assert RULES.describe(state, Played(RED, "K stop"), None).endswith(
         "scoring 9 points with the bonus for all three earthlings"
     )
     state = play(state, "K stop")
@@ -167,7 +167,9 @@ def test_dice_t6_setting_aside_the_last_dice_scores_with_no_roll_or_stop():
     assert RULES.legal(state, RED) == ("H",)
     assert RULES.parse_action(state, RED, "H roll") == "H"
     assert RULES.parse_action(state, RED, "humans stop") == "H"
-    assert RULES.describe(state, "H") == ("Red takes the 7 humans, the last dice, scoring 7 points")
+    assert RULES.describe(state, Played(RED, "H"), None) == (
+        "Red takes the 7 humans, the last dice, scoring 7 points"
+    )
     state = play(state, "H")
     assert state.last is not None and state.last.ending == "all dice aside"
     assert state.scores == (7, 0)
@@ -597,9 +599,17 @@ def test_near_miss_notation_never_escapes_as_another_exception(words):
     assert action in CANONICAL
 
 
+def test_describe_names_the_seat_that_picks_for_every_reader():
+    state = roll(started(3, first=BLUE), T=2, R=3, H=4, C=3, K=1)
+    for viewer in (None, RED, BLUE, GREEN):
+        assert RULES.describe(state, Played(BLUE, "H roll"), viewer) == (
+            "Blue takes the 4 humans and rolls the 7 remaining dice"
+        )
+
+
 def test_describe_falls_back_to_the_action_text_when_it_cannot_say_more():
-    assert RULES.describe(started(), "H roll") == "Red plays H roll"
-    assert RULES.describe(started(), "gibberish") == "Red plays gibberish"
+    assert RULES.describe(started(), Played(RED, "H roll"), None) == "Red plays H roll"
+    assert RULES.describe(started(), Played(RED, "gibberish"), None) == "Red plays gibberish"
 
 
 def test_the_view_is_json_and_shows_dice_aside_scores_and_whose_turn():
@@ -751,4 +761,4 @@ def test_the_bot_scores_far_more_per_turn_than_naive_policies():
 
 def test_describe_does_not_guess_a_missing_decision():
     state = roll(started(), T=1, R=3, H=4, C=3, K=2)
-    assert RULES.describe(state, "H") == "Red plays H"
+    assert RULES.describe(state, Played(RED, "H"), None) == "Red plays H"

@@ -552,12 +552,52 @@ def test_near_miss_notation_never_escapes_as_another_exception(parts):
 
 def test_describe_says_who_moved_what_where():
     state = roll(RULES.start(2), 5, 1)
-    assert RULES.describe(state, "5: +E F3 U") == (
+    assert RULES.describe(state, Played(RED, "5: +E F3 U"), None) == (
         "Red enters a small Martian on a7 (Home) and moves it to d7, standing (5 steps of a 5)"
     )
     pushed = position({"c3": "bSn", "c1": "rLn"}, dice=(3, 6))
-    text = RULES.describe(pushed, "3: c1 F2 U x bS:ENN")
+    text = RULES.describe(pushed, Played(RED, "3: c1 F2 U x bS:ENN"), None)
     assert "from c1 to c3, standing" in text and "pushing Blue's small 3 squares (ENN)" in text
+
+
+def test_describe_names_the_seat_that_answers_a_push_for_every_reader():
+    state = position({"d4": "bSe", "d5": "gSe", "d3": "rSn"}, seats=3, dice=(1, 6))
+    state = play(state, "1: d3 F x bS:N")
+    answer = Played(BLUE, "x gS:N")
+    for viewer in (None, RED, BLUE, GREEN):
+        assert RULES.describe(state, answer, viewer) == "Blue pushes Green's small 1 square (N)"
+
+
+def test_a_chained_move_is_described_whole_on_the_last_line():
+    state = position({"d4": "bSe", "d5": "gSe", "d3": "rSn"}, seats=3, dice=(1, 6))
+    moved = play(state, "1: d3 F x bS:N")
+    move_text = RULES.view(moved, None)["last"]["text"]
+    assert move_text.startswith("Red moves the small from d3 to d4")
+    answered = play(moved, "x gS:N", seat=BLUE)
+    last = RULES.view(answered, None)["last"]
+    assert last["text"] == f"{move_text}; Blue pushes Green's small 1 square (N)"
+    assert (last["seat"], last["action"]) == (BLUE, "x gS:N")
+    dumped = json.loads(json.dumps(RULES.dump(answered)))
+    assert RULES.load(dumped) == answered
+    # Red's next move begins a new chain.
+    after = play(answered, "6: d4 E")
+    assert RULES.view(after, None)["last"]["text"].startswith("Red's small on d4 stays there")
+    assert "Blue pushes" not in RULES.view(after, None)["last"]["text"]
+
+
+def test_a_resignation_while_a_push_waits_joins_the_chain():
+    state = position({"d4": "bSe", "d5": "gSe", "d3": "rSn"}, seats=3, dice=(1, 6))
+    state = step(RULES, play(state, "1: d3 F x bS:N"), Resigned(BLUE))
+    text = RULES.view(state, None)["last"]["text"]
+    assert text.startswith("Red moves the small from d3 to d4") and text.endswith("; Blue resigns")
+
+
+def test_a_version_1_snapshot_of_the_last_event_still_loads():
+    state = play(position({"d3": "rSn"}, dice=(1, 6)), "1: d3 F")
+    dumped = json.loads(json.dumps(RULES.dump(state)))
+    seat, action, sentences = dumped["last"]
+    dumped["last"] = [seat, action, sentences[0]]
+    assert RULES.load(dumped) == state
 
 
 def test_the_rulebook_push_example_distance_3_along_enn():
@@ -789,7 +829,7 @@ def test_house_bots_play_a_whole_two_player_race():
 def test_a_move_is_described_as_a_player_would_say_it(action, sentence):
     state = position({"d4": "rSn", "g7": "bS^"}, dice=(1, 3))
 
-    assert RULES.describe(state, action) == sentence
+    assert RULES.describe(state, Played(RED, action), None) == sentence
 
 
 def test_every_listed_push_answer_is_accepted_even_between_look_alike_pieces():

@@ -430,7 +430,7 @@ def test_an_order_for_a_racer_lying_flat_again_is_ignored_with_a_notice():
     action = RULES.parse_action(state, P1, "L: F4; S: F5")
     assert action == "L: flat; S: F5"
     assert RULES.parse_action(state, P1, action) == action
-    assert RULES.describe(state, action) == (
+    assert RULES.describe(state, Played(P1, action), None) == (
         "Red moves S from b20 to b25 (F5) (L only lies flat again after its crash, so its "
         "order is ignored)"
     )
@@ -800,19 +800,48 @@ def test_parse_clauses_reads_racers_in_the_order_given():
     assert parse_clauses("M: F; S: I F") == ((M, ("F",)), (S, ("I", "F")))
 
 
-def test_describe_says_who_did_what():
+def test_describe_names_the_acting_seat():
     start = RULES.start(2)
     assert (
-        RULES.describe(start, "order L M S")
-        == "A player lines up the racers L, M, S from the front"
+        RULES.describe(start, Played(P1, "order L M S"), P1)
+        == "Red lines up the racers L, M, S from the front"
     )
     one_left = step(RULES, start, Played(P1, "order L M S"))
-    assert RULES.describe(one_left, "order S M L").startswith("Yellow lines up")
-    assert RULES.describe(dealt(2), "up") == "A player plays a card face-up"
+    assert RULES.describe(one_left, Played(P2, "order S M L"), None).startswith(
+        "Yellow lines up the racers S, M, L"
+    )
+    assert RULES.describe(dealt(2), Played(P2, "up"), P2) == "Yellow plays a card face-up"
     state = moving(placed(dealt(2), {"b10": (P1, S), "c20": (P2, S)}), P1, 3)
-    assert RULES.describe(state, "S: F3 O") == "Red moves S from b10 to c14 (F3 O)"
+    assert (
+        RULES.describe(state, Played(P1, "S: F3 O"), None) == "Red moves S from b10 to c14 (F3 O)"
+    )
     won = moving(placed(dealt(2), {"b46": (P1, L, 238), "c5": (P2, S, 5)}), P1, 4)
-    assert "and wins" in RULES.describe(won, "L: F3")
+    assert "and wins" in RULES.describe(won, Played(P1, "L: F3"), None)
+
+
+def test_a_secret_choice_reads_in_full_for_its_own_seat_and_hidden_for_the_others():
+    start = RULES.start(3)
+    start = step(RULES, start, Shuffled(tuple(range(12))))
+    order = Played(P2, "order S L M")
+    assert RULES.is_secret(start, order)
+    assert RULES.describe(start, order, P2) == "Yellow lines up the racers S, L, M from the front"
+    for viewer in (None, P1, P3):
+        assert RULES.describe(start, order, viewer) == "Yellow lines up the racers in secret"
+    state = dealt(2)
+    for choice in (UP, DOWN):
+        card = Played(P1, choice)
+        assert RULES.is_secret(state, card)
+        assert RULES.describe(state, card, P1) == f"Red plays a card face-{choice}"
+        for viewer in (None, P2):
+            assert RULES.describe(state, card, viewer) == "Red plays a card in secret"
+
+
+def test_the_answer_that_completes_a_round_reads_the_same_for_everyone():
+    one_left = step(RULES, dealt(2), Played(P1, DOWN))
+    last = Played(P2, UP)
+    assert not RULES.is_secret(one_left, last)
+    sentences = {RULES.describe(one_left, last, viewer) for viewer in (None, P1, P2)}
+    assert sentences == {"Yellow plays a card face-up"}
 
 
 def test_the_view_is_json_and_shows_the_track():

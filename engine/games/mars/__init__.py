@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from .game import MarsRules, MarsState
 from .geometry import Params, Piece, parse_square, square_name
+from .rules import MarsRules
+from .state import MarsState
 
 __all__ = ["MarsRules", "MarsState", "Params", "Piece", "parse_square", "square_name"]

@@ -1,10 +1,11 @@
-"""The JSON picture of a Martian Race or Mad Dog game that pages, mails and bots read."""
+"""What pages, mails and bots read of a Martian Race or Mad Dog game: its picture and sentences."""
 
 from __future__ import annotations
 
 from typing import Any, Protocol
 
 from ...core import Await, Pending
+from ...errors import IllegalAction, InvalidAction
 from .geometry import (
     BOARD,
     COLOURS,
@@ -18,17 +19,55 @@ from .geometry import (
     UP,
     square_name,
 )
-from .state import MarsState
+from .notation import MoveText, PushText, parse
+from .perform import find_piece
+from .position import Pos
+from .state import MarsState, to_pos
+from .words import Words, move_words, push_words, seat_name
 
 
-class Names(Protocol):
+class Names(Words, Protocol):
     """What a view needs to know about the game beyond its state."""
 
     kind: str
     title: str
-    piece_word: str
     goal_roles: tuple[str, str, str, str]
-    goal_names: tuple[str, str, str, str]
+
+
+def describe(words: Words, state: MarsState, seat: int, action: str) -> str:
+    """Say in a sentence what a seat's action does in this state (nothing here is secret)."""
+    try:
+        parsed = parse(action, state.seats)
+    except InvalidAction:
+        return f"{seat_name(seat)} plays {action}"
+    return sentence(words, state, to_pos(state), seat, action, parsed)
+
+
+def sentence(
+    words: Words,
+    state: MarsState,
+    pos: Pos,
+    seat: int,
+    action: str,
+    parsed: MoveText | PushText,
+) -> str:
+    """The sentence of a seat's parsed action, read on pos (the position before it)."""
+    who = seat_name(seat)
+    if isinstance(parsed, PushText):
+        return f"{who} pushes " + ", ".join(push_words(c) for c in parsed.pushes)
+    params = state.params
+    if parsed.piece == "dog":
+        square, facing, thing = pos.dog_square, pos.dog_facing, "Mad Dog"
+    elif parsed.piece == "+":
+        square, facing, thing = params.home, FACING_LETTERS.index(parsed.steps[0]), None
+    else:
+        try:
+            piece = find_piece(words, pos, seat, parsed)
+        except IllegalAction:
+            return f"{who} plays {action}"
+        square, facing = pos.square[piece], pos.facing[piece]
+        thing = SIZE_WORDS[pos.size[piece]]
+    return move_words(words, params, parsed, who, thing, square, facing)
 
 
 def board_view(
@@ -126,7 +165,7 @@ def board_view(
         "finished": state.result is not None,
         "outcome": state.result.to_json() if state.result else None,
         "last": (
-            {"seat": state.last[0], "action": state.last[1], "text": state.last[2]}
+            {"seat": state.last[0], "action": state.last[1], "text": "; ".join(state.last[2])}
             if state.last
             else None
         ),

@@ -1,21 +1,19 @@
 """Short cuts for the commonest events: a roll someone can use, a move that resolves at once.
 
-Each function here answers only when it can prove the full path (game.py) would give the
+Each function here answers only when it can prove the full path (turns.py) would give the
 same state, and returns None otherwise; it never raises, so every refusal and its message
 still comes from the full path.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import Any
 
 from .geometry import BOARD, NEIGHBOUR, RESERVE, SIZE_WORDS, UP, Piece
 from .notation import MoveText
 from .position import Pos, push_distance
-from .state import MarsState, evolve, snapshot
-
-if TYPE_CHECKING:
-    from .game import MarsRules
+from .state import MarsState, snapshot
+from .words import Words, move_words, seat_name
 
 STEP_FACING = {"U": UP, "N": 1, "E": 2, "S": 3, "W": 4}
 
@@ -100,9 +98,9 @@ def _forbidden(pos: Pos, piece: int, stacks: bool) -> tuple[int, int, int]:
 
 
 def simple_move(
-    rules: MarsRules, state: MarsState, seat: int, move: MoveText, action: str
-) -> MarsState | None:
-    """The state after a Martian's move whose pushes (if any) the move text settles alone.
+    words: Words, state: MarsState, seat: int, move: MoveText, action: str
+) -> dict[str, Any] | None:
+    """The changes a Martian's move makes when its pushes (if any) the move text settles alone.
 
     The caller has checked that the seat is to move with dice rolled and that the move names
     its die. Answered here: no Dog about; nothing grows or finishes; each push clause names
@@ -218,15 +216,13 @@ def simple_move(
     for i in moved:
         after[i] = Piece(owner[i], sizes[i], BOARD, square[i], facings[i])
     thing = None if move.piece == "+" else SIZE_WORDS[size]
-    sentence = rules.move_words(
-        params, move, rules.seat_name(state, seat), thing, start, start_facing
-    )
+    sentence = move_words(words, params, move, seat_name(seat), thing, start, start_facing)
     rest = list(dice)
     rest.remove(die)
-    changes = {
+    return {
         "pieces": tuple(after),
         "dice": tuple(rest),
-        "last": (seat, action, sentence),
+        "last": (seat, action, (sentence,)),  # a move begins a new chain
         "queue": (),
         "stage": 0,
         "chooser": None,
@@ -234,10 +230,6 @@ def simple_move(
         "_snap": pos,
         "_stacked": stacked(pos) if stacks or len(moved) > 1 else _joins(pos, piece),
     }
-    if rest:
-        # The moved piece may rest where it landed, so moves.usable holds for the other die.
-        return evolve(state, changes)
-    return rules._end_turn(state, changes)
 
 
 def _joins(pos: Pos, piece: int) -> bool:

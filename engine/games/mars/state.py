@@ -10,6 +10,10 @@ from ...core import Outcome
 from .geometry import BOARD, RESERVE, STATUS_NAMES, Params, Piece
 from .position import Pos
 
+# The latest event's seat and action, and the sentences of its chain: a move (or a forfeit or
+# a resignation) and then every push answer and resignation while its pushes are resolved.
+Last = tuple[int, str, tuple[str, ...]]
+
 
 @dataclass(frozen=True)
 class MarsState:
@@ -33,7 +37,7 @@ class MarsState:
     dog_turns: int
     resigned: tuple[int, ...]
     result: Outcome | None
-    last: tuple[int, str, str] | None  # seat, action, sentence
+    last: Last | None
 
 
 # Fields a state's position snapshot (see snapshot) is made from.
@@ -75,6 +79,13 @@ def to_pos(state: MarsState) -> Pos:
     return snapshot(state).copy()
 
 
+def chained(state: MarsState, seat: int, action: str, sentence: str) -> Last:
+    """The last event's record: it continues the chain while a push waits for an answer."""
+    if state.chooser is not None and state.last is not None:
+        return (seat, action, (*state.last[2], sentence))
+    return (seat, action, (sentence,))
+
+
 def piece_alive(status: int) -> bool:
     """Whether a piece is still in the race (in reserve or on the board)."""
     return status in (RESERVE, BOARD)
@@ -103,7 +114,7 @@ def dump_state(state: MarsState) -> dict[str, Any]:
         "dog_turns": state.dog_turns,
         "resigned": list(state.resigned),
         "result": state.result.to_json() if state.result else None,
-        "last": list(state.last) if state.last else None,
+        "last": [state.last[0], state.last[1], list(state.last[2])] if state.last else None,
     }
 
 
@@ -135,5 +146,11 @@ def load_state(data: Mapping[str, Any]) -> MarsState:
         dog_turns=int(data["dog_turns"]),
         resigned=tuple(int(s) for s in data["resigned"]),
         result=Outcome.from_json(result) if result else None,
-        last=(int(last[0]), str(last[1]), str(last[2])) if last else None,
+        last=_load_last(last) if last else None,
     )
+
+
+def _load_last(last: list[Any]) -> Last:
+    # A version 1 snapshot kept one sentence; version 2 keeps the chain's sentences.
+    sentences = [last[2]] if isinstance(last[2], str) else last[2]
+    return (int(last[0]), str(last[1]), tuple(str(s) for s in sentences))

@@ -114,8 +114,8 @@ class MartianDice(Rules[DiceState]):
         action = bot_pick(state, seat)
         return action if action is not None else super().bot_action(state, seat)
 
-    def describe(self, state: DiceState, action: str) -> str:
-        return views.describe(state, action)
+    def describe(self, state: DiceState, played: Played, viewer: int | None) -> str:
+        return views.describe(state, played.seat, played.action)
 
     def view(self, state: DiceState, seat: int | None) -> dict[str, Any]:
         return views.view(state, seat, self.kind)

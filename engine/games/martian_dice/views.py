@@ -27,9 +27,8 @@ from .state import DiceState, pending, remaining_after, seat_name
 from .turns import legal
 
 
-def describe(state: DiceState, action: str) -> str:
-    """Say in a sentence what a pick does in this state."""
-    seat = state.to_move if state.to_move is not None else 0
+def describe(state: DiceState, seat: int, action: str) -> str:
+    """Say in a sentence what a seat's pick does in this state (nothing here is secret)."""
     who = seat_name(seat)
     try:
         face, decision = read_action(action)

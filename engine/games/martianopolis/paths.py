@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from .state import MartianopolisState, Racer, on_track
 from .track import LANES, STEPS, column, movement_points
 
@@ -93,4 +95,13 @@ def paths_for(state: MartianopolisState, racer: Racer) -> Paths:
     """Return the paths of a racer moving with the current group's value."""
     points = movement_points(state.value, racer.size)
     occupied = frozenset((r.lane, column(r.progress)) for r in on_track(state) if r != racer)
-    return Paths(occupied, racer, points, state.finish)
+    return _paths(occupied, racer, points, state.finish)
+
+
+@lru_cache(maxsize=1024)
+def _paths(
+    occupied: frozenset[tuple[int, int]], racer: Racer, points: int, finish: int
+) -> Paths:
+    # Describing every legal move, and checking each, asks for the same racer's paths again
+    # and again; the inputs are immutable, so the searched paths are kept.
+    return Paths(occupied, racer, points, finish)

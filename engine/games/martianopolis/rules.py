@@ -130,8 +130,9 @@ class Martianopolis500(Rules[MartianopolisState]):
         """Read an order, a card choice or racers' moves; clauses for racers lying flat drop."""
         return read_action(state, text)
 
-    def describe(self, state: MartianopolisState, action: str) -> str:
-        return views.describe(state, action)
+    def describe(self, state: MartianopolisState, played: Played, viewer: int | None) -> str:
+        """The sentence for one viewer; a secret choice reads in full for its own seat only."""
+        return views.describe(state, played, viewer)
 
     def view(self, state: MartianopolisState, seat: int | None) -> dict[str, Any]:
         """The track, the cards each viewer may see, whose choices are in; secrets removed."""

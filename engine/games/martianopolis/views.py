@@ -61,10 +61,18 @@ def is_revealed(before: MartianopolisState, event: Event, now: MartianopolisStat
     return not isinstance(event, Shuffled) and now.rounds > before.rounds
 
 
-def describe(state: MartianopolisState, action: str) -> str:
-    """Say in a sentence what an action does in this state."""
-    answering = waiting(state)
-    who = seat_name(answering[0]) if len(answering) == 1 else "A player"
+def describe(state: MartianopolisState, played: Played, viewer: int | None) -> str:
+    """Say in a sentence, for one viewer, what a seat's action does in this state.
+
+    A secret order or card choice reads in full for its own seat; the others (and the
+    public) only learn that the seat has answered, as the rules let them see it.
+    """
+    who = seat_name(played.seat)
+    action = played.action
+    if viewer != played.seat and is_secret(state, played):
+        if state.phase == ORDER:
+            return f"{who} lines up the racers in secret"
+        return f"{who} plays a card in secret"
     if action in (UP, DOWN):
         return f"{who} plays a card face-{action}"
     if action.startswith("order"):
@@ -76,17 +84,16 @@ def describe(state: MartianopolisState, action: str) -> str:
             return f"{who} plays {action}"
         names = size_names(sizes, ", ")
         return f"{who} lines up the racers {names} from the front"
-    if state.phase != MOVE or not state.movers:
+    if state.phase != MOVE or not state.movers or state.movers[0] != played.seat:
         return f"{who} plays {action}"
-    mover = state.movers[0]
     try:
-        after = moved(state, mover, action)
+        after = moved(state, played.seat, action)
     except (InvalidAction, IllegalAction):
-        return f"{seat_name(mover)} plays {action}"
+        return f"{who} plays {action}"
     start = len(state.notes)
-    prefix = f"{seat_name(mover)} moves "
+    prefix = f"{who} moves "
     moves = [n.rstrip(".") for n in after.notes[start:] if n.startswith(prefix)]
-    text = "; ".join(moves) if moves else f"{seat_name(mover)} plays {action}"
+    text = "; ".join(moves) if moves else f"{who} plays {action}"
     flat = [z for z, p in parse_clauses(action) if p == FLAT]
     if flat:
         names = size_names(flat, " and ")

@@ -1,0 +1,9 @@
+"""Martian Frisby v1.0: race a nest of pyramids down two columns with two dice (RULES §3)."""
+
+from __future__ import annotations
+
+from .board import index, move_error
+from .rules import RULES, MartianFrisby
+from .state import FrisbyState
+
+__all__ = ["RULES", "FrisbyState", "MartianFrisby", "index", "move_error"]
