@@ -1,5 +1,5 @@
 """WSGI entry point: `gunicorn wsgi:app`."""
 
-from pbem import create_app
+from pbem.web.app import create_app
 
 app = create_app()

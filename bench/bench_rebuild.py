@@ -3,7 +3,7 @@
 Usage: python bench/bench_rebuild.py [--quick] [--repeat N] [--dir PATH]
 
 The games are Martian Frisby with no turn limit, played through the service layer
-(pbem.play.act, the same call a submission makes) with random legal moves that do not
+(pbem.play.act.act, the same call a submission makes) with random legal moves that do not
 win, so that they last as long as wanted; snapshots are written as the app writes them.
 """
 
@@ -25,8 +25,14 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import engine  # noqa: E402
 from bench.bench_submit import services_on  # noqa: E402
-from pbem import Services, play, store  # noqa: E402
+from pbem.log import (
+    snapshots,  # noqa: E402
+    )
+from pbem.log.games import load  # noqa: E402
 from pbem.models import Game, Snapshot  # noqa: E402
+from pbem.play.act import act  # noqa: E402
+from pbem.play.start import start_game  # noqa: E402
+from pbem.services import Services  # noqa: E402
 
 SIZES = (100, 1_000, 10_000)
 QUICK_SIZES = (100, 1_000, 3_000)
@@ -36,7 +42,7 @@ BATCH = 250  # moves per transaction while building
 
 def start(session: Session, svc: Services) -> int:
     """A Frisby game without a turn limit whose players want no mail; its row id."""
-    loaded = play.start_game(session, svc.ctx, "martian-frisby", PLAYERS, options={"max_turns": 0})
+    loaded = start_game(session, svc.ctx, "martian-frisby", PLAYERS, options={"max_turns": 0})
     for seat in loaded.game.seats:
         seat.player.mail_pref = "none"
     return loaded.game.id
@@ -57,13 +63,13 @@ def extend(session: Session, svc: Services, game_id: int, moves: int, rng: rando
     """Play up to `moves` turns of a game through the service; return its event count."""
     game = session.get(Game, game_id)
     assert game is not None
-    loaded = play.load(session, game.public_id, for_update=True)
+    loaded = load(session, game.public_id, for_update=True)
     for _ in range(moves):
         awaited = loaded.awaited()
         if not awaited:
             break
         action = non_winning(loaded.rules, loaded.state, awaited[0], rng)
-        play.act(session, svc.ctx, loaded, awaited[0], action, nonce=None)
+        act(session, svc.ctx, loaded, awaited[0], action, nonce=None)
     return loaded.game.head_seq + 1
 
 
@@ -90,7 +96,7 @@ def build(svc: Services, sizes: tuple[int, ...], seed: int) -> dict[int, int]:
 
 
 def time_rebuild(svc: Services, game_id: int, repeat: int) -> tuple[float, int, Any]:
-    """The median seconds of store.rebuild in a fresh session, the head and the state."""
+    """The median seconds of snapshots.rebuild in a fresh session, the head and the state."""
     times = []
     state = None
     head = -1
@@ -99,7 +105,7 @@ def time_rebuild(svc: Services, game_id: int, repeat: int) -> tuple[float, int, 
             game = session.get(Game, game_id)
             assert game is not None
             started = time.perf_counter()
-            _, state = store.rebuild(session, game)
+            _, state = snapshots.rebuild(session, game)
             times.append(time.perf_counter() - started)
             head = game.head_seq
     return statistics.median(times), head, state
@@ -139,7 +145,7 @@ def main(quick: bool, repeat: int | None, seed: int, folder: Path | None) -> Non
                 cached, head, with_snapshots = time_rebuild(svc, game_id, repeat)
                 count, newest = snapshots_of(svc, game_id)
                 rows.append([head + 1, count, head - newest, cached])
-                svc.write(lambda s, g=game_id: store.drop_snapshots(s, s.get(Game, g)))
+                svc.write(lambda s, g=game_id: snapshots.drop_snapshots(s, s.get(Game, g)))
                 replayed, _, without = time_rebuild(svc, game_id, repeat)
                 if rules.dump(with_snapshots) != rules.dump(without):
                     raise SystemExit(f"game of {size}: the snapshot state differs from replay")
@@ -154,9 +160,9 @@ def report(rows: list[list[Any]], built: float, repeat: int) -> None:
     click.echo(f"built {sum(r[0] for r in rows):,} events in {built:.1f}s; median of {repeat}")
     head = ("events", "snapshots", "replayed", "with snapshots", "replay all", "speedup")
     click.echo("{:>8}  {:>9}  {:>8}  {:>14}  {:>12}  {:>8}".format(*head))
-    for events, snapshots, after, cached, replayed in rows:
+    for events, kept, after, cached, replayed in rows:
         click.echo(
-            f"{events:>8,}  {snapshots:>9}  {after:>8}  {cached * 1000:>11.2f} ms"
+            f"{events:>8,}  {kept:>9}  {after:>8}  {cached * 1000:>11.2f} ms"
             f"  {replayed * 1000:>9.2f} ms  {replayed / cached:>7.1f}x"
         )
     first, last = rows[0], rows[-1]

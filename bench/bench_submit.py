@@ -20,9 +20,14 @@ import click
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from pbem import Services, create_app, migrate, play  # noqa: E402
 from pbem.config import load_settings  # noqa: E402
+from pbem.db import migrate  # noqa: E402
 from pbem.links import MoveGrant  # noqa: E402
+from pbem.log.games import load  # noqa: E402
+from pbem.play.act import submit  # noqa: E402
+from pbem.play.start import start_game  # noqa: E402
+from pbem.services import Services  # noqa: E402
+from pbem.web.app import create_app  # noqa: E402
 
 PLAYERS = [("south@example.org", "South"), ("north@example.org", "North")]
 
@@ -41,19 +46,19 @@ def services_on(folder: Path) -> Services:
 
 def new_game(svc: Services) -> str:
     """Start a Martian Frisby game; return its public id."""
-    loaded = svc.write(lambda s: play.start_game(s, svc.ctx, "martian-frisby", PLAYERS))
+    loaded = svc.write(lambda s: start_game(s, svc.ctx, "martian-frisby", PLAYERS))
     return loaded.game.public_id
 
 
 def next_move(svc: Services, public_id: str) -> tuple[MoveGrant, str] | None:
     """The awaited seat's grant and the house bot's move, or None when the game is over."""
     with svc.db.read() as session:
-        loaded = play.load(session, public_id)
+        loaded = load(session, public_id)
         awaited = loaded.awaited()
         if not awaited:
             return None
         seat = awaited[0]
-        return play.grant_for(loaded, seat), loaded.rules.bot_action(loaded.state, seat)
+        return loaded.grant(seat), loaded.rules.bot_action(loaded.state, seat)
 
 
 class Player:
@@ -76,7 +81,7 @@ class Player:
                 move = next_move(svc, self.public_id)
             grant, action = move
             started = time.perf_counter()
-            svc.write(lambda s, g=grant, a=action: play.submit(s, svc.ctx, g, a))
+            svc.write(lambda s, g=grant, a=action: submit(s, svc.ctx, g, a))
             spent += time.perf_counter() - started
         return spent
 

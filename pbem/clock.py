@@ -8,6 +8,11 @@ from datetime import UTC, datetime, timedelta
 from .models import Game, Player
 
 
+def utcnow() -> datetime:
+    """The current time, timezone-aware UTC."""
+    return datetime.now(UTC)
+
+
 def as_utc(moment: datetime) -> datetime:
     """SQLite returns naive datetimes; the app stores UTC."""
     return moment if moment.tzinfo else moment.replace(tzinfo=UTC)
@@ -28,7 +33,7 @@ def deadline_of(game: Game, awaited: Iterable[Player] = ()) -> datetime | None:
         return None
     since = as_utc(game.await_since)
     paused = max((time_away(p, since) for p in awaited), default=timedelta(0))
-    return since + timedelta(hours=game.deadline_hours) + paused
+    return since + timedelta(hours=game.deadline_hours + (game.extra_hours or 0)) + paused
 
 
 def is_away(player: Player, now: datetime) -> bool:

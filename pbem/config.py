@@ -7,6 +7,9 @@ import secrets
 from dataclasses import dataclass
 from pathlib import Path
 
+# Pages and mails are Jinja templates kept beside the package, at the project's top level.
+TEMPLATES = Path(__file__).resolve().parents[1] / "templates"
+
 
 @dataclass(frozen=True)
 class Settings:
@@ -21,8 +24,8 @@ class Settings:
     smtp_url: str | None
     maildir: Path
     link_max_age: int
-    deliver_in_process: bool
     inbound_token: str | None
+    write_wait: float = 5.0  # seconds a write waits for its turn (SQLite) before a 503
 
 
 def secret_key_from(instance: Path) -> str:
@@ -52,6 +55,6 @@ def load_settings(environ: dict[str, str] | None = None) -> Settings:
         smtp_url=env.get("PBEM_SMTP_URL") or None,
         maildir=Path(env.get("PBEM_MAILDIR", instance / "mail")),
         link_max_age=int(env.get("PBEM_LINK_MAX_AGE", str(60 * 60 * 24 * 30))),
-        deliver_in_process=env.get("PBEM_DELIVER_IN_PROCESS", "") == "1",
         inbound_token=env.get("PBEM_INBOUND_TOKEN") or None,
+        write_wait=float(env.get("PBEM_WRITE_WAIT", "5")),
     )

@@ -57,3 +57,11 @@ class TooMany(PbemError):
 
     status = 429
     code = "rate-limited"
+
+
+class Busy(PbemError):
+    """The database could not be written in time: another write holds it. Try again soon."""
+
+    status = 503
+    code = "busy"
+    retry_after = 5  # seconds, for the Retry-After header

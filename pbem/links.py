@@ -15,7 +15,9 @@ from .errors import BadLink, ExpiredLink
 MOVE_SALT = "pbem.move"
 SIGNIN_SALT = "pbem.signin"
 UNSUBSCRIBE_SALT = "pbem.unsubscribe"
+REGISTER_SALT = "pbem.register"
 SIGNIN_MAX_AGE = 60 * 60
+REGISTER_MAX_AGE = 7 * 24 * 60 * 60
 
 
 @dataclass(frozen=True)
@@ -94,3 +96,16 @@ class Signer:
     def read_unsubscribe_token(self, token: str) -> int:
         """The player an unsubscribe token is for."""
         return int(self._load(UNSUBSCRIBE_SALT, token, 10 * 365 * 86400, "unsubscribe link"))
+
+    def register_token(self, tournament: str, email: str) -> str:
+        """A token that enters an address in a tournament (valid for a week)."""
+        return str(self._serializer(REGISTER_SALT).dumps([tournament, email]))
+
+    def read_register_token(self, token: str) -> tuple[str, str]:
+        """The tournament and address a registration token is for."""
+        data = self._load(REGISTER_SALT, token, REGISTER_MAX_AGE, "registration link")
+        try:
+            tournament, email = data
+            return str(tournament), str(email)
+        except (TypeError, ValueError) as e:
+            raise BadLink("this registration link is not valid: its content is malformed") from e

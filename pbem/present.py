@@ -8,18 +8,30 @@ from typing import Any
 
 import engine
 
-from . import store
+from .log import store
+from .log.games import Ruling
 
 LEGAL_LISTED = 12  # a turn mail lists the legal actions when there are at most this many
 
 
-def position(rules: engine.Rules[Any], state: Any, seat: int | None) -> dict[str, Any]:
-    """Everything a page or mail shows about a position, for one viewer."""
+def position(
+    rules: engine.Rules[Any], state: Any, seat: int | None, ruling: Ruling | None = None
+) -> dict[str, Any]:
+    """Everything a page or mail shows about a position, for one viewer.
+
+    A director's ruling (an adjudication or an abort) ends the game whatever the rules say.
+    """
     pending = rules.pending(state)
-    awaited = pending.seats if isinstance(pending, engine.Await) else ()
+    if ruling is not None:
+        pending = engine.Finished(ruling.outcome) if ruling.outcome else pending
+    awaited = pending.seats if isinstance(pending, engine.Await) and ruling is None else ()
     outcome = pending.outcome if isinstance(pending, engine.Finished) else None
     legal = rules.legal(state, seat) if seat is not None and seat in awaited else ()
-    choices = described(rules, state, legal) if len(legal) <= LEGAL_LISTED else []
+    choices = described(rules, state, seat, legal) if len(legal) <= LEGAL_LISTED else []
+    awaited_text = engine.awaited_text(rules, state, pending)
+    ended = ruling is not None or outcome is not None
+    if ruling is not None:
+        awaited_text = ruling.text
     return {
         "kind": rules.kind,
         "title": rules.title,
@@ -28,18 +40,26 @@ def position(rules: engine.Rules[Any], state: Any, seat: int | None) -> dict[str
         "seat_names": [rules.seat_name(state, s) for s in range(rules.seat_count(state))],
         "awaited": list(awaited),
         "await_kind": pending.kind if isinstance(pending, engine.Await) else None,
-        "awaited_text": engine.awaited_text(rules, state, pending),
+        "awaited_text": awaited_text,
         "legal": list(legal),
         "choices": choices,
-        "finished": outcome is not None,
+        "finished": ended,
+        "ended": (ruling.text if ruling else outcome.reason if outcome else None),
         "outcome": outcome.to_json() if outcome else None,
         "winners": [rules.seat_name(state, s) for s in outcome.winners] if outcome else [],
     }
 
 
-def described(rules: engine.Rules[Any], state: Any, actions: Sequence[str]) -> list[dict[str, str]]:
-    """Each action with the sentence that says what it does."""
-    return [{"action": a, "text": rules.describe(state, a)} for a in actions]
+def described(
+    rules: engine.Rules[Any], state: Any, seat: int | None, actions: Sequence[str]
+) -> list[dict[str, str]]:
+    """Each of a seat's actions with the sentence that says, to that seat, what it does."""
+    if seat is None:
+        return []
+    return [
+        {"action": a, "text": rules.describe(state, engine.Played(seat, a), seat)}
+        for a in actions
+    ]
 
 
 def groups(
@@ -57,21 +77,43 @@ def groups(
     return [{"from": square, "actions": actions} for square, actions in found.items()]
 
 
-REDACTED = {"redacted": True}
+REDACTED = {"redacted": True}  # a hidden payload in log format 1, which has no commitments
+
+
+def shown(entry: store.LogEntry) -> store.LogEntry:
+    """A secret entry as the public sees it: its commitment (format 2), or redacted (format 1)."""
+    return entry.hide() if entry.salt is not None else replace(entry, payload=REDACTED)
 
 
 def visible_log(
-    rules: engine.Rules[Any], setup: store.Setup, log: list[store.LogEntry], now: Any
+    rules: engine.Rules[Any], setup: store.Setup, log: list[store.LogEntry], now: Any = None
 ) -> list[tuple[store.LogEntry, Any, bool]]:
-    """Each entry with the state before it and whether it is still secret in the state `now`."""
+    """Each entry with the state before it and whether it is still secret in the state `now`.
+
+    Without `now`, the log is folded to find it. A damaged log, one the rules refuse, is
+    folded up to the refused event; from there on every committed secret stays hidden.
+    """
     state = rules.start(setup.seats, setup.options)
-    shown = []
+    before: list[Any] = []
+    refused: int | None = None
     for entry in log:
+        before.append(state)
         event = store.engine_event(entry)
-        hidden = event is not None and not rules.is_revealed(state, event, now)
+        if event is not None and refused is None:
+            try:
+                state = engine.step(rules, state, event)
+            except engine.RulesError:
+                refused = entry.seq
+    if now is None and refused is None:
+        now = state
+    shown = []
+    for entry, state in zip(log, before, strict=True):
+        event = store.engine_event(entry)
+        if now is None or (refused is not None and entry.seq >= refused):
+            hidden = entry.salt is not None
+        else:
+            hidden = event is not None and not rules.is_revealed(state, event, now)
         shown.append((entry, state, hidden))
-        if event is not None:
-            state = engine.step(rules, state, event)
     return shown
 
 
@@ -83,24 +125,31 @@ def history(
     visible = visible_log(rules, setup, log, now)
     for entry, before, hidden in visible:
         if hidden:
-            shown = replace(entry, payload=REDACTED)
-            text = secret_sentence(rules, before, entry)
+            public, text = shown(entry), secret_sentence(rules, before, entry)
         else:
-            shown, text = entry, sentence(rules, before, entry, setup)
-        lines.append({**shown.to_json(), "text": text})
+            public, text = entry, sentence(rules, before, entry, setup)
+        lines.append({**public.to_json(), "text": text})
     # The state after event i is the state before event i + 1; after the last, it is `now`.
     after = [before for _, before, _ in visible[1:]] + [now]
     return lines, after
 
 
 def public_log(
-    rules: engine.Rules[Any], setup: store.Setup, log: list[store.LogEntry], now: Any
+    rules: engine.Rules[Any], setup: store.Setup, log: list[store.LogEntry], now: Any = None
 ) -> list[store.LogEntry]:
-    """The log as anyone may see it in the state `now`: secret payloads replaced."""
-    return [
-        replace(entry, payload=REDACTED) if hidden else entry
-        for entry, _, hidden in visible_log(rules, setup, log, now)
-    ]
+    """The log as anyone may see it in the state `now` (its end): secret payloads replaced."""
+    visible = visible_log(rules, setup, log, now)
+    return [shown(entry) if hidden else entry for entry, _, hidden in visible]
+
+
+def public_entries(log: list[store.LogEntry]) -> list[store.LogEntry]:
+    """The public log of a stored game without its cached state: even a damaged log shows."""
+    try:
+        setup = store.Setup.from_payload(log[0].payload)
+        rules = engine.rules_for(setup.kind)
+    except (IndexError, KeyError, TypeError, ValueError, engine.RulesError):
+        return [entry.hide() if entry.salt is not None else entry for entry in log]
+    return public_log(rules, setup, log)
 
 
 def secret_sentence(rules: engine.Rules[Any], state: Any, entry: store.LogEntry) -> str:
@@ -116,6 +165,7 @@ def sentence(
     rules: engine.Rules[Any], state: Any, entry: store.LogEntry, setup: store.Setup
 ) -> str:
     """A sentence for one log entry, given the state before it."""
+    seat = entry.seat if entry.seat is not None else 0
     name = rules.seat_name(state, entry.seat) if entry.seat is not None else ""
     payload = entry.payload
     if entry.kind == "setup":
@@ -129,13 +179,40 @@ def sentence(
     if entry.kind == "shuffle":
         return f"Shuffled {payload['n']} cards"
     if entry.kind == "move":
-        return rules.describe(state, payload["action"])
+        # Shown only once revealed (or never secret): the actor's own full sentence.
+        return rules.describe(state, engine.Played(seat, payload["action"]), seat)
     if entry.kind == "resign":
         return f"{name} resigns"
     if entry.kind == "timeout":
         action = payload.get("action")
-        what = rules.describe(state, action) if action else f"{name} forfeits"
+        what = (rules.describe(state, engine.Played(seat, action), seat) if action
+                else f"{name} forfeits")
         return f"Time ran out ({payload.get('policy')}): {what}"
     if entry.kind == "reveal":
         return f"Dice seed revealed: {payload['seed'][:12]}…"
-    return f"{entry.kind}: {payload.get('reason', '')}"
+    return director_sentence(rules, state, entry)
+
+
+def director_sentence(rules: engine.Rules[Any], state: Any, entry: store.LogEntry) -> str:
+    """A director's action in words, with who and why."""
+    payload = entry.payload
+    why = f" ({payload.get('by', 'a director')}: {payload.get('reason', '')})"
+    if entry.kind == "adjudicate":
+        places = ", ".join(
+            f"{rules.seat_name(state, seat)} {ordinal(rank)}"
+            for seat, rank in enumerate(payload["ranks"])
+        )
+        return f"Adjudicated: {places}{why}"
+    if entry.kind == "abort":
+        return f"Aborted with no result{why}"
+    if entry.kind == "extend":
+        return f"Deadline extended by {payload['hours']} hours{why}"
+    if entry.kind == "replace" and entry.seat is not None:
+        return f"{rules.seat_name(state, entry.seat)} is now played by {payload['name']}{why}"
+    return f"{entry.kind}{why}"
+
+
+def ordinal(n: int) -> str:
+    """1st, 2nd, 3rd, 4th ..."""
+    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+    return f"{n}{suffix}"

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import functools
 import os
 import secrets
+import shutil
 from collections.abc import Iterator
 from dataclasses import replace
 from pathlib import Path
@@ -12,12 +14,15 @@ from typing import Any
 import hypothesis
 import pytest
 import sqlalchemy as sa
+from flask.testing import FlaskCliRunner
 from sqlalchemy.engine import make_url
+from sqlalchemy.orm import Session
 
-from pbem import create_app, migrate
+from pbem.cli import main
 from pbem.config import load_settings
-from pbem.db import Database
+from pbem.db import Database, migrate
 from pbem.models import Base
+from pbem.web.app import create_app
 
 POSTGRES_ENV = "PBEM_TEST_POSTGRES_URL"
 IN_CI = os.environ.get("CI", "").lower() == "true"
@@ -27,6 +32,37 @@ IN_CI = os.environ.get("CI", "").lower() == "true"
 hypothesis.settings.register_profile("ci", derandomize=True, deadline=None, database=None)
 hypothesis.settings.register_profile("dev", deadline=None)
 hypothesis.settings.load_profile("ci" if IN_CI else "dev")
+
+
+@functools.cache
+def sized_columns(cls: type) -> tuple[tuple[str, int], ...]:
+    """The attributes of a model whose column has a length, with that length."""
+    mapper = sa.inspect(cls)
+    return tuple(
+        (mapper.get_property_by_column(column).key, column.type.length)
+        for column in mapper.columns
+        if getattr(column.type, "length", None) is not None
+    )
+
+
+def check_string_lengths(session: Session, _context: Any, _instances: Any) -> None:
+    """Fail a flush that puts a string longer than its column (PostgreSQL refuses it)."""
+    for obj in (*session.new, *session.dirty):
+        for key, length in sized_columns(type(obj)):
+            value = getattr(obj, key, None)
+            if isinstance(value, str) and len(value) > length:
+                raise AssertionError(
+                    f"{type(obj).__name__}.{key} gets {len(value)} characters, "
+                    f"its column holds {length}: bound it where it is written"
+                )
+
+
+@pytest.fixture(autouse=True)
+def strings_fit_their_columns() -> Iterator[None]:
+    """SQLite stores a string of any length: make an overflow fail on SQLite too."""
+    sa.event.listen(Session, "before_flush", check_string_lengths)
+    yield
+    sa.event.remove(Session, "before_flush", check_string_lengths)
 
 
 def postgres_admin_url() -> str | None:
@@ -88,15 +124,23 @@ def empty_tables(url: str) -> None:
     db.dispose()
 
 
+@pytest.fixture(scope="session")
+def migrated_sqlite(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """An empty SQLite database migrated to head once, for each test to copy."""
+    path = tmp_path_factory.mktemp("template") / "migrated.db"
+    db = Database(f"sqlite:///{path}")
+    migrate.upgrade(db.engine)
+    db.dispose()  # the last connection checkpoints the WAL into the file
+    return path
+
+
 @pytest.fixture(params=["sqlite", "postgresql"])
 def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
     """A migrated, empty database of each kind."""
     if request.param == "sqlite":
-        url = f"sqlite:///{tmp_path / 'test.db'}"
-        db = Database(url)
-        migrate.upgrade(db.engine)
-        db.dispose()
-        return url
+        path = tmp_path / "test.db"
+        shutil.copyfile(request.getfixturevalue("migrated_sqlite"), path)
+        return f"sqlite:///{path}"
     url = request.getfixturevalue("migrated_postgres")
     empty_tables(url)
     return str(url)
@@ -110,10 +154,24 @@ def settings(database_url: str, tmp_path: Path) -> Any:
     return replace(base, database_url=database_url, base_url="http://pbem.test")
 
 
+class PbemCliRunner(FlaskCliRunner):
+    """Flask's CLI runner, invoking the `pbem` command (inside the test's app) by default."""
+
+    def invoke(self, cli: Any = None, args: Any = None, **kwargs: Any) -> Any:
+        return super().invoke(cli or main, args, **kwargs)
+
+
+def make_app(settings: Any) -> Any:
+    """A test app whose CLI runner runs `pbem` commands."""
+    app = create_app({"SETTINGS": settings, "TESTING": True})
+    app.test_cli_runner_class = PbemCliRunner
+    return app
+
+
 @pytest.fixture
 def app(settings: Any) -> Iterator[Any]:
     """The app on a migrated database."""
-    app = create_app({"SETTINGS": settings, "TESTING": True})
+    app = make_app(settings)
     yield app
     app.extensions["pbem"].db.dispose()
 

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from jinja2 import Environment, FileSystemLoader
 
-from pbem.mail import TEMPLATES, templates
+from pbem.config import TEMPLATES
+from pbem.mail.compose import templates
 
 ENVIRONMENTS = {
     "plain": Environment(loader=FileSystemLoader(TEMPLATES), autoescape=True),

@@ -7,8 +7,7 @@ import sqlalchemy as sa
 from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
 
-from pbem import migrate
-from pbem.db import Database
+from pbem.db import Database, migrate
 from pbem.models import Base
 
 

@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 import engine
-from pbem import store
+from pbem.log import store
 from tests.smtp_sink import SmtpSink
 
 CHROMIUM = Path("/usr/bin/chromium")

@@ -8,6 +8,7 @@ from urllib.parse import urljoin
 
 import pytest
 
+import engine
 from tests.e2e.support import (
     Server,
     is_mail,
@@ -96,7 +97,7 @@ def test_a_newcomer_signs_in_starts_a_game_and_plays_without_javascript(
         # A player whose browser runs no JavaScript plays with the plain form.
         plain = without_js.new_page()
         action = play_from_page(plain, link_in(first, "play"))
-        assert rules.describe(state, action) in plain.inner_text("main")
+        assert rules.describe(state, engine.Played(seat, action), seat) in plain.inner_text("main")
         _, events = server.log(game)
         moves = [e for e in events if e["kind"] == "move"]
         assert [(m["seat"], m["payload"]["action"]) for m in moves] == [(seat, action)]

@@ -13,6 +13,12 @@ pytestmark = pytest.mark.e2e
 PLAYERS = ("clicker@example.org", "watcher@example.org")
 
 
+def on_screen(page: Any, selector: str, attribute: str) -> list[str]:
+    """An attribute of each element a person can see (Playwright's visibility: a box)."""
+    seen = page.locator(f"{selector} >> visible=true").all()
+    return [str(element.get_attribute(attribute)) for element in seen]
+
+
 def test_clicking_a_piece_shows_its_moves_and_lights_their_squares(
     browser: Any, server: Server
 ) -> None:
@@ -21,32 +27,38 @@ def test_clicking_a_piece_shows_its_moves_and_lights_their_squares(
     rules, state = rebuild(events)
     (seat,) = rules.pending(state).seats
     mail = turn_mail(server, game, events, seat, PLAYERS[seat])
-    expected: dict[str, set[str]] = {}
+    landings: dict[str, dict[str, set[str]]] = {}  # from square: action: where it lands
     for action in rules.legal(state, seat):
         where = rules.annotate(state, seat, action)
-        expected.setdefault(where["from"], set()).update(where["to"])
-    square, targets = sorted(expected.items())[0]
+        landings.setdefault(where["from"], {})[action] = set(where["to"])
+    # A piece and a lit square that keeps some of the piece's moves and hides the others.
+    square, landing = next(
+        (square, to)
+        for square, moves in sorted(landings.items())
+        for to in sorted(set().union(*moves.values()))
+        if 0 < sum(to in lands for lands in moves.values()) < len(moves)
+    )
+    moves = landings[square]
 
     context = browser.new_context()
     try:
         page = context.new_page()
         page.goto(link_in(mail, "play"))
+        assert len(on_screen(page, "#choices .group", "data-from")) == len(landings)
         page.click(f'.board [data-square="{square}"]')
-        shown = page.eval_on_selector_all(
-            "#choices .group", "gs => gs.filter(g => !g.hidden).map(g => g.dataset.from)"
-        )
+        shown = on_screen(page, "#choices .group", "data-from")
         lit = page.eval_on_selector_all(".board .target", "els => els.map(e => e.dataset.square)")
         assert shown == [square]
-        assert set(lit) == targets
-        # A lit square narrows the choices to the moves that end there.
-        landing = sorted(targets)[-1]
+        assert set(lit) == set().union(*moves.values())
+        assert sorted(on_screen(page, "#choices button[data-to]", "value")) == sorted(moves)
+        # A lit square narrows the choices to the moves that end there: the others go.
         page.click(f'.board [data-square="{landing}"]')
-        visible = page.eval_on_selector_all(
-            f'#choices .group[data-from="{square}"] button',
-            "bs => bs.filter(b => !b.hidden).map(b => b.dataset.to)",
-        )
-        assert visible and all(landing in to.split(" ") for to in visible)
-        button = page.locator(f'#choices .group[data-from="{square}"] button:visible').first
+        visible = on_screen(page, "#choices button[data-to]", "value")
+        assert sorted(visible) == sorted(a for a, lands in moves.items() if landing in lands)
+        gone = next(a for a, lands in moves.items() if landing not in lands)
+        hidden = page.locator(f'#choices button[value="{gone}"]')
+        assert hidden.bounding_box() is None and not hidden.is_visible()
+        button = page.locator(f'#choices button[value="{visible[0]}"]')
         action = str(button.get_attribute("value"))
         link = page.url
         button.click()

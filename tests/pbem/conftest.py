@@ -12,8 +12,10 @@ from typing import Any
 import pytest
 from sqlalchemy import select
 
-from pbem import create_app, dice, play
+from pbem.log import dice
 from pbem.models import Game
+from pbem.play import start
+from tests.conftest import make_app
 
 
 @pytest.fixture(autouse=True)
@@ -40,7 +42,7 @@ def reproducible_seeds(request: pytest.FixtureRequest, monkeypatch: pytest.Monke
 
     monkeypatch.setattr(dice, "new_seed", seed)
     # A game's own dice stream is named after its id, so the id must be reproducible too.
-    monkeypatch.setattr(play, "new_public_id", public_id)
+    monkeypatch.setattr(start, "new_public_id", public_id)
 
 
 @pytest.fixture
@@ -52,6 +54,6 @@ def smtp_settings(settings: Any, smtp_sink: Any) -> Any:
 @pytest.fixture
 def smtp_app(smtp_settings: Any) -> Iterator[Any]:
     """An app (on each database) whose mail goes to the SMTP sink."""
-    app = create_app({"SETTINGS": smtp_settings, "TESTING": True})
+    app = make_app(smtp_settings)
     yield app
     app.extensions["pbem"].db.dispose()

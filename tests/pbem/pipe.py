@@ -9,9 +9,13 @@ from typing import Any
 
 from sqlalchemy import func, select
 
-from pbem import Services, play, store
 from pbem.links import MoveGrant
+from pbem.log import store
+from pbem.log.games import Loaded, load
 from pbem.models import Event, Game, Outbox, Snapshot
+from pbem.play.act import Submitted, submit
+from pbem.play.start import start_game
+from pbem.services import Services
 
 BASE = "http://pbem.test"
 PLAYERS = (("ann@example.org", "Ann"), ("bob@example.org", "Bob"))
@@ -28,14 +32,14 @@ def start(app: Any, players: Sequence[tuple[str, str | None]] = PLAYERS, **kw: A
     """Start a Martian Frisby game through the service layer; return its public id."""
     svc = svc_of(app)
     return svc.write(
-        lambda s: play.start_game(s, svc.ctx, KIND, list(players), **kw).game.public_id
+        lambda s: start_game(s, svc.ctx, KIND, list(players), **kw).game.public_id
     )
 
 
-def loaded(app: Any, public_id: str) -> play.Loaded:
+def loaded(app: Any, public_id: str) -> Loaded:
     """The game rebuilt from its log, in a read session."""
     with svc_of(app).db.read() as s:
-        return play.load(s, public_id)
+        return load(s, public_id)
 
 
 def awaited(app: Any, public_id: str) -> int:
@@ -72,12 +76,12 @@ def illegal(app: Any, public_id: str) -> str:
     raise AssertionError("every candidate is legal")
 
 
-def move(app: Any, public_id: str, action: str | None = None) -> play.Submitted:
+def move(app: Any, public_id: str, action: str | None = None) -> Submitted:
     """Play the awaited seat's first legal action (or the given one) through submit()."""
     svc = svc_of(app)
     g = grant(app, public_id)
     text = action or legal(app, public_id)[0]
-    return svc.write(lambda s: play.submit(s, svc.ctx, g, text))
+    return svc.write(lambda s: submit(s, svc.ctx, g, text))
 
 
 def log(app: Any, public_id: str) -> list[store.LogEntry]:

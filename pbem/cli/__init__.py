@@ -1,0 +1,41 @@
+"""The `pbem` command: a group per capability, each in its own module."""
+
+from __future__ import annotations
+
+import click
+from flask.cli import ScriptInfo
+
+from .. import __version__
+from ..web.app import create_app
+from . import director, fuzz, games, logs, mail, ops, ratings, tournaments
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, prog_name="pbem")
+@click.pass_context
+def main(ctx: click.Context) -> None:
+    """pbem: a play-by-email turn server for the Martian dice games."""
+    # Commands run inside the app (its settings, database and mail); a test passes its own.
+    if ctx.obj is None:
+        ctx.obj = ScriptInfo(create_app=create_app, set_debug_flag=False)
+
+
+for command in (
+    ops.serve,
+    ops.db,
+    ops.send_mail,
+    mail.mail,
+    ops.tick,
+    games.new_game,
+    games.show,
+    games.play,
+    games.ingest_mail,
+    logs.export_game,
+    logs.import_log,
+    logs.verify,
+    director.director,
+    fuzz.fuzz,
+    tournaments.tournament,
+    ratings.ratings,
+):
+    main.add_command(command)

@@ -1,0 +1,34 @@
+"""What every command shares: the app's services on an up-to-date database, errors, arguments."""
+
+from __future__ import annotations
+
+from typing import NoReturn
+
+import click
+
+from ..db import migrate
+from ..services import Services, services
+
+
+def fail(error: Exception) -> NoReturn:
+    """Stop with the error's message and a non-zero status."""
+    raise click.ClickException(str(error))
+
+
+def player_arg(text: str) -> tuple[str, str | None]:
+    """An address from EMAIL or 'Name <EMAIL>', with the name if one was given."""
+    if "<" in text and text.endswith(">"):
+        name, _, email = text[:-1].partition("<")
+        return email.strip(), name.strip() or None
+    return text.strip(), None
+
+
+def ready_services() -> Services:
+    """The app's services, once its database has the schema this code expects."""
+    svc = services()
+    current, head = migrate.revisions(svc.db.engine)
+    if current != head:
+        where = svc.db.engine.url.render_as_string(hide_password=True)
+        state = "has no tables yet" if current is None else f"is at revision {current}, not {head}"
+        fail(click.ClickException(f"the database {where} {state}: run `pbem db upgrade` first"))
+    return svc

@@ -1,0 +1,98 @@
+"""`pbem director`: the operator's actions on any game, logged with a reason."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import click
+from flask.cli import with_appcontext
+from sqlalchemy.orm import Session
+
+from ..errors import PbemError
+from ..log.games import Loaded
+from ..play import director as actions
+from ..services import Services
+from .common import fail, player_arg, ready_services
+
+REASON = click.option("--reason", required=True, help="Why: it is logged with the action.")
+
+
+def run(svc: Services, work: Callable[[Session], Loaded]) -> Loaded:
+    """Do a director action in one transaction; stop with its message if it is refused."""
+    try:
+        return svc.write(work)
+    except PbemError as e:
+        fail(e)
+
+
+def numbers(text: str) -> list[float]:
+    """Comma-separated numbers, for ranks and scores."""
+    try:
+        return [float(part) for part in text.split(",")]
+    except ValueError:
+        fail(click.BadParameter(f"{text!r} is not a comma-separated list of numbers"))
+
+
+@click.group("director")
+def director() -> None:
+    """Adjudicate, abort, extend a deadline or replace a player in a game."""
+
+
+@director.command()
+@click.argument("game")
+@click.option("--ranks", required=True, help="One per seat, 1 best: 1,2 or 1,1,3.")
+@click.option("--scores", help="One per seat, if the game keeps scores.")
+@REASON
+@with_appcontext
+def adjudicate(game: str, ranks: str, scores: str | None, reason: str) -> None:
+    """End a game with the outcome you set."""
+    svc = ready_services()
+    ranked = [int(r) for r in numbers(ranks)]
+    if ranked != numbers(ranks):
+        fail(click.BadParameter(f"ranks are whole numbers, not {ranks!r}"))
+    scored = numbers(scores) if scores else None
+    loaded = run(
+        svc,
+        lambda s: actions.adjudicate(s, svc.ctx, game, actions.OPERATOR, reason, ranked, scored),
+    )
+    click.echo(f"{game}: {loaded.ruling.text if loaded.ruling else 'adjudicated'}")
+
+
+@director.command()
+@click.argument("game")
+@REASON
+@with_appcontext
+def abort(game: str, reason: str) -> None:
+    """End a game with no result."""
+    svc = ready_services()
+    run(svc, lambda s: actions.abort(s, svc.ctx, game, actions.OPERATOR, reason))
+    click.echo(f"{game}: aborted")
+
+
+@director.command()
+@click.argument("game")
+@click.option("--hours", type=int, required=True)
+@REASON
+@with_appcontext
+def extend(game: str, hours: int, reason: str) -> None:
+    """Give the open decision more time."""
+    svc = ready_services()
+    run(svc, lambda s: actions.extend(s, svc.ctx, game, actions.OPERATOR, reason, hours))
+    click.echo(f"{game}: deadline extended by {hours} hours")
+
+
+@director.command()
+@click.argument("game")
+@click.option("--seat", type=int, required=True, help="The seat, counting from 0.")
+@click.option("--player", required=True, help="EMAIL or 'Name <EMAIL>' of the new player.")
+@REASON
+@with_appcontext
+def replace(game: str, seat: int, player: str, reason: str) -> None:
+    """Hand a seat to another player (mailed an invitation, and a turn mail if awaited)."""
+    svc = ready_services()
+    email, name = player_arg(player)
+    run(
+        svc,
+        lambda s: actions.replace(s, svc.ctx, game, actions.OPERATOR, reason, seat, email, name),
+    )
+    click.echo(f"{game}: seat {seat} is now played by {name or email}")

@@ -1,0 +1,127 @@
+"""Games from the command line: start one, show it, play a move, play a reply mail."""
+
+from __future__ import annotations
+
+import sys
+
+import click
+from flask.cli import with_appcontext
+
+from .. import present
+from ..errors import PbemError
+from ..log.games import load
+from ..mail.compose import templates
+from ..play import replies
+from ..play.act import submit
+from ..play.start import start_game
+from .common import fail, player_arg, ready_services
+
+EX_TEMPFAIL = 75  # sysexits.h: a temporary failure, the MTA retries
+
+
+@click.command("new-game")
+@click.argument("kind")
+@click.option("--player", "players", multiple=True, required=True, help="EMAIL or 'Name <EMAIL>'")
+@click.option("--preset")
+@click.option("--option", "options", multiple=True, help="KEY=VALUE")
+@click.option("--stream", help="Share a dice stream between games (duplicate dice).")
+@click.option("--deadline-hours", default=72, show_default=True, help="Hours for each decision.")
+@click.option(
+    "--timeout-policy",
+    type=click.Choice(["bot", "forfeit"]),
+    default="bot",
+    show_default=True,
+    help="At a missed deadline the house bot moves, or the seat forfeits.",
+)
+@with_appcontext
+def new_game(
+    kind: str,
+    players: tuple[str, ...],
+    preset: str | None,
+    options: tuple[str, ...],
+    stream: str | None,
+    deadline_hours: int,
+    timeout_policy: str,
+) -> None:
+    """Start a game, mail the players, print its id and URL."""
+    svc = ready_services()
+    parsed = {}
+    for item in options:
+        key, sep, value = item.partition("=")
+        if not sep:
+            fail(click.BadParameter(f"--option {item!r} must be KEY=VALUE"))
+        parsed[key.strip()] = value.strip()
+    seats = [player_arg(p) for p in players]
+    try:
+        public_id = svc.write(
+            lambda s: (
+                start_game(
+                    s,
+                    svc.ctx,
+                    kind,
+                    seats,
+                    options=parsed,
+                    preset=preset,
+                    stream=stream,
+                    deadline_hours=deadline_hours,
+                    timeout_policy=timeout_policy,
+                ).game.public_id
+            )
+        )
+    except PbemError as e:
+        fail(e)
+    click.echo(public_id)
+    click.echo(f"{svc.settings.base_url}/games/{public_id}")
+
+
+@click.command()
+@click.argument("game")
+@with_appcontext
+def show(game: str) -> None:
+    """Print a game's position as text."""
+    with ready_services().db.read() as session:
+        try:
+            loaded = load(session, game)
+        except PbemError as e:
+            fail(e)
+        pos = present.position(loaded.rules, loaded.state, None, loaded.ruling)
+        board = templates.get_template(f"games/{loaded.game.kind}.txt").render(
+            view=pos["view"], pos=pos
+        )
+        click.echo(
+            f"{loaded.rules.title} {loaded.game.public_id} ({loaded.game.status}), "
+            f"event {loaded.game.head_seq}, head {loaded.game.head_hash[:16]}"
+        )
+        click.echo(board.rstrip())
+        click.echo(pos["awaited_text"])
+
+
+@click.command()
+@click.argument("token")
+@click.argument("action", nargs=-1, required=True)
+@with_appcontext
+def play(token: str, action: tuple[str, ...]) -> None:
+    """Act with a move link's token."""
+    svc = ready_services()
+    try:
+        grant = svc.signer.read_move_token(token.rsplit("/", 1)[-1])
+        result = svc.write(lambda s: submit(s, svc.ctx, grant, " ".join(action)))
+    except PbemError as e:
+        fail(e)
+    click.echo(result.description)
+
+
+@click.command("ingest-mail")
+@with_appcontext
+def ingest_mail() -> None:
+    """Play a reply mail read from standard input (an MTA pipe: `pbem ingest-mail < mail`)."""
+    svc = ready_services()
+    raw = sys.stdin.buffer.read()
+    try:
+        result = svc.write(lambda s: replies.ingest(s, svc.ctx, raw))
+    except PbemError as e:
+        # Nothing was played: EX_TEMPFAIL asks the MTA to keep the mail and try again later.
+        click.echo(f"not played now, try again later: {e}", err=True)
+        sys.exit(EX_TEMPFAIL)
+    # A rejected move was answered by mail; the MTA must not bounce it as well.
+    click.echo(f"{result.status}: {result.message}")

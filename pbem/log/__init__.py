@@ -1,0 +1,8 @@
+"""The game log: every game is an append-only, hash-chained list of events.
+
+`chain` computes and checks the hash chain; `store` appends and reads events; `snapshots`
+caches rebuilt states (snapshot rows and an in-process cache, both deletable at will);
+`dice` draws committed, auditable chance events; `games` loads a game and its state;
+`audit` verifies a log against the rules and the revealed seed; `export` writes and
+reads the public JSON-lines form and imports it.
+"""

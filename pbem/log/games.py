@@ -1,0 +1,160 @@
+"""A game loaded from its log: the row, its setup, its rules and the state now; game queries."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from sqlalchemy import exists, func, select
+from sqlalchemy.orm import Session
+
+import engine
+
+from ..errors import NotFound, PbemError
+from ..links import MoveGrant
+from ..models import DiceSecret, Event, Game, GameSeat, Player
+from . import snapshots, store
+
+RULINGS = ("adjudicate", "abort")
+
+
+@dataclass(frozen=True)
+class Ruling:
+    """A director's decision that ended a game outside its rules: adjudicated or aborted."""
+
+    seq: int
+    kind: str
+    by: str
+    reason: str
+    outcome: engine.Outcome | None  # None when aborted: nobody won or lost
+
+    @classmethod
+    def from_entry(cls, entry: store.LogEntry) -> Ruling:
+        """Read an adjudicate or abort event."""
+        payload = entry.payload
+        outcome = None
+        if entry.kind == "adjudicate":
+            reason = f"adjudicated by {payload['by']}: {payload['reason']}"
+            outcome = engine.Outcome(
+                tuple(int(r) for r in payload["ranks"]),
+                tuple(float(s) for s in payload["scores"]) if payload.get("scores") else None,
+                reason,
+            )
+        return cls(entry.seq, entry.kind, str(payload["by"]), str(payload["reason"]), outcome)
+
+    @property
+    def text(self) -> str:
+        """The ruling in words."""
+        verb = "adjudicated" if self.kind == "adjudicate" else "aborted"
+        return f"the game was {verb} by {self.by}: {self.reason}"
+
+
+@dataclass
+class Loaded:
+    """A game with its setup, rules and current state, rebuilt from the log."""
+
+    game: Game
+    setup: store.Setup
+    rules: engine.Rules[Any]
+    state: Any
+    ruling: Ruling | None = None
+
+    @property
+    def pending(self) -> engine.Pending:
+        """What the game's rules wait for now."""
+        return self.rules.pending(self.state)
+
+    @property
+    def outcome(self) -> engine.Outcome | None:
+        """How the game ended: a director's adjudication, else the rules' outcome."""
+        if self.ruling is not None:
+            return self.ruling.outcome
+        return self.rules.outcome(self.state)
+
+    def awaited(self) -> tuple[int, ...]:
+        """The seats that must act now (none once a director ended the game)."""
+        pending = self.pending
+        if self.ruling is not None or not isinstance(pending, engine.Await):
+            return ()
+        return pending.seats
+
+    def player(self, seat: int) -> Player:
+        """The player in a seat."""
+        return self.game.seats[seat].player
+
+    def grant(self, seat: int) -> MoveGrant:
+        """A grant for a seat at the game's current head."""
+        return MoveGrant(self.game.public_id, seat, self.game.head_seq)
+
+    def is_secret(self, before: Any, event: engine.Event) -> bool:
+        """Whether the log commits to this event instead of chaining its payload (format 2)."""
+        return self.setup.log_format >= 2 and self.rules.is_secret(before, event)
+
+
+def find(session: Session, public_id: str, *, for_update: bool = False) -> Game:
+    """The game's row; NotFound if there is no such game."""
+    query = select(Game).where(Game.public_id == public_id)
+    if for_update:
+        query = query.with_for_update()
+    game = session.scalars(query).first()
+    if game is None:
+        raise NotFound(f"there is no game {public_id!r}")
+    return game
+
+
+def load(session: Session, public_id: str, *, for_update: bool = False) -> Loaded:
+    """Rebuild a game's state from its log (and snapshots); NotFound if no such game."""
+    return loaded_from(session, find(session, public_id, for_update=for_update))
+
+
+def loaded_from(session: Session, game: Game) -> Loaded:
+    """A game row with its state (from the cache, else the snapshots and the log)."""
+    setup, state = snapshots.current(session, game)
+    ruling = last_ruling(session, game) if game.ruled else None
+    return Loaded(game, setup, engine.rules_for(setup.kind), state, ruling)
+
+
+def last_ruling(session: Session, game: Game) -> Ruling | None:
+    """The latest adjudicate or abort event of a game, if any."""
+    row = session.scalars(
+        select(Event)
+        .where(Event.game_id == game.id, Event.kind.in_(RULINGS))
+        .order_by(Event.seq.desc())
+        .limit(1)
+    ).first()
+    return Ruling.from_entry(store.LogEntry.from_row(row)) if row is not None else None
+
+
+def is_revealed(session: Session, game: Game) -> bool:
+    """Whether the game's log holds the reveal of its seed."""
+    query = select(exists().where(Event.game_id == game.id, Event.kind == "reveal"))
+    return bool(session.scalar(query))
+
+
+def seed_of(session: Session, game: Game) -> str:
+    """The game's secret seed."""
+    secret = session.get(DiceSecret, game.id)
+    if secret is None:
+        raise PbemError(f"game {game.public_id} has no dice secret")
+    return secret.seed
+
+
+def games_of(session: Session, player: Player) -> list[Game]:
+    """The games a player sits in, newest first."""
+    query = (
+        select(Game)
+        .join(GameSeat, GameSeat.game_id == Game.id)
+        .where(GameSeat.player_id == player.id)
+        .order_by(Game.updated_at.desc())
+    )
+    return list(session.scalars(query))
+
+
+def recent_games(session: Session, limit: int = 30) -> list[Game]:
+    """The most recently active games."""
+    return list(session.scalars(select(Game).order_by(Game.updated_at.desc()).limit(limit)))
+
+
+def count_games(session: Session) -> int:
+    """How many games exist."""
+    return int(session.scalar(select(func.count()).select_from(Game)) or 0)

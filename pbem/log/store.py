@@ -1,0 +1,243 @@
+"""The event log (DESIGN §3): append at the head, read entries, the setup, and the fold."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable
+from dataclasses import dataclass, replace
+from typing import Any, TypeVar
+
+from sqlalchemy import select
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import Session
+
+import engine
+
+from ..errors import StaleTurn
+from ..models import Event, Game
+from .chain import canonical_json, chain_hash, commitment, new_salt, now_text
+
+# The log format of new games (1: every payload chained as it is; 2: secret payloads chained
+# as salted commitments). A game keeps the format it was created with.
+LOG_FORMAT = 2
+LOG_FORMATS = (1, 2)
+
+
+@dataclass(frozen=True)
+class LogEntry:
+    """One event as stored (payload decoded), or as shown to the public.
+
+    In log format 2 a secret event carries the `salt` of its commitment while its payload is
+    known (stored, or revealed); while it is still secret the public sees only `commit`, and
+    `payload` is empty.
+    """
+
+    seq: int
+    kind: str
+    seat: int | None
+    payload: dict[str, Any]
+    at: str
+    hash: str
+    salt: str | None = None
+    commit: str | None = None
+
+    @classmethod
+    def from_row(cls, row: Event) -> LogEntry:
+        """Decode a stored row."""
+        return cls(row.seq, row.kind, row.seat, json.loads(row.payload), row.at, row.hash, row.salt)
+
+    @property
+    def hidden(self) -> bool:
+        """Whether this is a secret event shown by its commitment only."""
+        return self.commit is not None and self.salt is None
+
+    @property
+    def commitment(self) -> str | None:
+        """The commitment of a secret event (format 2), None for every other event."""
+        return commitment(self.salt, self.payload) if self.salt is not None else self.commit
+
+    @property
+    def covered(self) -> Any:
+        """What the chain hashes in the payload's place: the payload, or its commitment."""
+        commit = self.commitment
+        return {"commit": commit} if commit is not None else self.payload
+
+    @property
+    def commitment_problem(self) -> str | None:
+        """Why the payload and salt shown do not match the commitment shown, if they do not."""
+        if self.salt is not None and self.commit is not None and self.commitment != self.commit:
+            return "the revealed payload and salt do not match the event's commitment"
+        return None
+
+    def hide(self) -> LogEntry:
+        """The entry as the public sees a secret not yet revealed: its commitment only."""
+        return replace(self, payload={}, salt=None, commit=self.commitment)
+
+    def to_json(self) -> dict[str, Any]:
+        """The entry as exported, one JSON object per line."""
+        data: dict[str, Any] = {"seq": self.seq, "kind": self.kind, "seat": self.seat}
+        if not self.hidden:
+            data["payload"] = self.payload
+        if self.salt is not None:
+            data["salt"] = self.salt
+        commit = self.commitment
+        if commit is not None:
+            data["commit"] = commit
+        data.update(at=self.at, hash=self.hash)
+        return data
+
+
+def insert(session: Session, row: Any, lost: str) -> None:
+    """Insert a log row in a savepoint; the key refusing it (a lost race) raises StaleTurn."""
+    try:
+        with session.begin_nested():
+            session.add(row)
+            session.flush()
+    except IntegrityError as e:
+        raise StaleTurn(lost) from e
+
+
+def append(
+    session: Session,
+    game: Game,
+    kind: str,
+    payload: dict[str, Any],
+    seat: int | None = None,
+    at: str | None = None,
+    *,
+    secret: bool = False,
+) -> LogEntry:
+    """Insert the next event after the game's head; a lost race raises StaleTurn.
+
+    A secret event (format 2) gets a fresh salt, and the chain covers its commitment.
+    """
+    seq = game.head_seq + 1
+    at = at or now_text()
+    entry = LogEntry(seq, kind, seat, payload, at, "", new_salt() if secret else None)
+    digest = chain_hash(game.head_hash, seq, kind, seat, entry.covered, at)
+    row = Event(
+        game_id=game.id,
+        seq=seq,
+        kind=kind,
+        seat=seat,
+        payload=canonical_json(payload),
+        at=at,
+        hash=digest,
+        salt=entry.salt,
+    )
+    if session.get_bind().dialect.name == "sqlite":
+        # One process writes SQLite and its write lock serializes writers: no race to lose.
+        session.add(row)
+    else:
+        insert(session, row, "this turn was already played: another move landed first")
+    game.head_seq = seq
+    game.head_hash = digest
+    return replace(entry, hash=digest)
+
+
+def entries(session: Session, game: Game, after: int = -1) -> list[LogEntry]:
+    """The game's events with seq > after, in order."""
+    rows = session.scalars(
+        select(Event).where(Event.game_id == game.id, Event.seq > after).order_by(Event.seq)
+    )
+    return [LogEntry.from_row(r) for r in rows]
+
+
+def engine_event(entry: LogEntry) -> engine.Event | None:
+    """The engine event a log entry stands for, or None for server-only entries."""
+    payload = entry.payload
+    if entry.kind == "move":
+        return engine.Played(int(entry.seat or 0), str(payload["action"]))
+    if entry.kind == "roll":
+        return engine.Rolled(tuple(int(v) for v in payload["values"]))
+    if entry.kind == "shuffle":
+        return engine.Shuffled(tuple(int(v) for v in payload["order"]))
+    if entry.kind == "resign":
+        return engine.Resigned(int(entry.seat or 0))
+    if entry.kind == "timeout":
+        action = payload.get("action")
+        seat = int(entry.seat or 0)
+        return engine.Played(seat, str(action)) if action else engine.Resigned(seat)
+    return None
+
+
+@dataclass(frozen=True)
+class Setup:
+    """The setup event's content: what game with which rules and options."""
+
+    kind: str
+    rules_version: int
+    seats: int
+    players: tuple[str, ...]
+    options: dict[str, Any]
+    commitment: str
+    log_format: int = 1
+
+    @classmethod
+    def from_payload(cls, payload: dict[str, Any]) -> Setup:
+        """Read a setup payload (without `log_format` it is format 1); ValueError says why not."""
+        players = field(payload, "players", list)
+        if not all(isinstance(name, str) for name in players):
+            raise ValueError("the setup's players must be names (text)")
+        seats = field(payload, "seats", int)
+        if not 1 <= seats <= MAX_SEATS or len(players) != seats:
+            raise ValueError(f"the setup names {len(players)} players for {seats} seats")
+        log_format = payload.get("log_format", 1)
+        if log_format not in LOG_FORMATS or isinstance(log_format, bool):
+            raise ValueError(f"the setup's log_format {log_format!r} is not one of {LOG_FORMATS}")
+        commitment = field(payload, "commitment", str)
+        if not is_hex(commitment, 64):
+            raise ValueError("the setup's dice commitment is not 64 hex digits")
+        return cls(
+            kind=field(payload, "game", str),
+            rules_version=field(payload, "rules_version", int),
+            seats=seats,
+            players=tuple(players),
+            options=dict(field(payload, "options", dict)),
+            commitment=commitment,
+            log_format=int(log_format),
+        )
+
+
+MAX_SEATS = 64
+T = TypeVar("T")
+
+
+def field(payload: Any, name: str, kind: type[T]) -> T:
+    """A payload's field of the given JSON type; ValueError if it is missing or not one."""
+    value = payload.get(name) if isinstance(payload, dict) else None
+    if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
+        raise ValueError(f"{name!r} must be {JSON_TYPES.get(kind, kind.__name__)}, not {value!r}")
+    return value
+
+
+JSON_TYPES: dict[type, str] = {
+    int: "a whole number", str: "text", list: "a list", dict: "an object", bool: "true or false"
+}
+
+
+def is_hex(text: object, length: int) -> bool:
+    """Whether a value is `length` lower-case hex digits."""
+    return isinstance(text, str) and len(text) == length and all(c in HEX for c in text)
+
+
+HEX = frozenset("0123456789abcdef")
+
+
+def fold(rules: engine.Rules[Any], setup: Setup, log: Iterable[LogEntry], state: Any = None) -> Any:
+    """Replay log entries over a state (a new game when state is None)."""
+    if state is None:
+        state = rules.start(setup.seats, setup.options)
+    for entry in log:
+        event = engine_event(entry)
+        if event is not None:
+            state = engine.step(rules, state, event)
+    return state
+
+
+def load_setup(session: Session, game: Game) -> Setup:
+    """The setup of a game, from its event 0."""
+    row = session.get(Event, (game.id, 0))
+    if row is None:
+        raise LookupError(f"game {game.public_id} has no setup event")
+    return Setup.from_payload(json.loads(row.payload))

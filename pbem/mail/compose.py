@@ -1,0 +1,214 @@
+"""Compose mails from templates and queue them in the outbox, in the caller's transaction."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+from email.utils import formataddr, parseaddr
+from typing import Any
+from urllib.parse import quote
+
+from jinja2 import Environment, FileSystemLoader, select_autoescape
+from sqlalchemy import func, select
+from sqlalchemy.orm import Session
+
+from .. import clock, present
+from ..config import TEMPLATES
+from ..context import Context
+from ..errors import TooMany
+from ..log.games import Loaded
+from ..models import Outbox, Player
+from ..text import one_line
+from .outbox import domain_of, queue
+
+SIGNIN_LIMIT = (3, timedelta(minutes=15))  # at most 3 sign-in mails per address per window
+
+templates = Environment(
+    loader=FileSystemLoader(TEMPLATES),
+    autoescape=select_autoescape(["html"]),
+    trim_blocks=True,
+    lstrip_blocks=True,
+    keep_trailing_newline=True,
+    auto_reload=False,  # templates change with a deploy, which restarts the process
+)
+templates.filters["ordinal"] = present.ordinal
+# Names in mail stay on one line, even a name stored before names were cleaned.
+templates.filters["line"] = one_line
+
+
+def reply_address(mail_from: str, ref: str) -> str:
+    """The From address with a reply reference as plus-suffix: pbem+REF@host."""
+    name, address = parseaddr(mail_from)
+    local, _, domain = address.partition("@")
+    return formataddr((name, f"{local}+{ref}@{domain or 'localhost'}"))
+
+
+def render(name: str, **context: Any) -> tuple[str, str]:
+    """The text and HTML bodies of a mail template pair mail/<name>.txt|html."""
+    text = templates.get_template(f"mail/{name}.txt").render(**context)
+    html = templates.get_template(f"mail/{name}.html").render(**context)
+    return text, html
+
+
+def render_text(name: str, **context: Any) -> str:
+    """The body of a text-only mail template mail/<name>.txt."""
+    return templates.get_template(f"mail/{name}.txt").render(**context)
+
+
+def game_headers(ctx: Context, loaded: Loaded, player: Player) -> dict[str, str]:
+    """Threading, list and unsubscribe headers shared by every mail of a game."""
+    domain = domain_of(ctx.mail_from)
+    public_id = loaded.game.public_id
+    unsubscribe = f"{ctx.base_url}/unsubscribe/{ctx.signer.unsubscribe_token(player.id)}"
+    return {
+        "List-Id": f"{loaded.rules.title} game {public_id} <{public_id}.games.{domain}>",
+        "List-Unsubscribe": f"<{unsubscribe}>",
+        "List-Unsubscribe-Post": "List-Unsubscribe=One-Click",
+        "References": f"<game.{public_id}@{domain}>",
+        "In-Reply-To": f"<game.{public_id}@{domain}>",
+    }
+
+
+def game_context(ctx: Context, loaded: Loaded, seat: int) -> dict[str, Any]:
+    """What every game mail template receives."""
+    game = loaded.game
+    return {
+        "game": game,
+        "player": loaded.player(seat),
+        "title": loaded.rules.title,
+        "pos": present.position(loaded.rules, loaded.state, seat, loaded.ruling),
+        "game_url": f"{ctx.base_url}/games/{game.public_id}",
+        "history_url": f"{ctx.base_url}/games/{game.public_id}/history",
+        "audit_url": f"{ctx.base_url}/games/{game.public_id}/audit",
+        "head_seq": game.head_seq,
+        "head_hash": game.head_hash,
+        "commitment": loaded.setup.commitment,
+        "players": [one_line(s.player.name) for s in game.seats],
+        "legal_listed": present.LEGAL_LISTED,
+    }
+
+
+def deadline_text(loaded: Loaded) -> str | None:
+    """When the current decision expires, in words (UTC)."""
+    awaited = [loaded.player(s) for s in loaded.awaited()]
+    deadline = clock.deadline_of(loaded.game, awaited)
+    return deadline.strftime("%A %d %B %Y, %H:%M UTC") if deadline else None
+
+
+def queue_turn(
+    session: Session, ctx: Context, loaded: Loaded, seat: int, *, reminder: object = None
+) -> bool:
+    """Mail a seat that it must act, with a signed move link; False if it wants no mail."""
+    player = loaded.player(seat)
+    if player.mail_pref in ("none", "digest"):  # digest players get one mail a day
+        return False
+    grant = loaded.grant(seat)
+    link = f"{ctx.base_url}/play/{ctx.signer.move_token(grant)}"
+    ref = ctx.signer.reply_ref(grant)
+    context = {
+        **game_context(ctx, loaded, seat),
+        "link": link,
+        "quote": quote,
+        "deadline": deadline_text(loaded),
+        "policy": loaded.game.timeout_policy,
+        "reminder": reminder is not None,
+    }
+    text, html = render("turn", **context)
+    who = loaded.rules.seat_name(loaded.state, seat)
+    queue(
+        session,
+        ctx,
+        purpose="turn",
+        to=player.email,
+        subject=(
+            f"[{loaded.rules.title} {loaded.game.public_id}] "
+            f"{'reminder: ' if reminder is not None else ''}your move, {who} #{ref}"
+        ),
+        text=text,
+        html=html,
+        key=f"{loaded.game.public_id}.{loaded.game.head_seq}.{seat}."
+        + ("reminder" if reminder is not None else "turn"),
+        game_id=loaded.game.id,
+        headers={
+            **game_headers(ctx, loaded, player),
+            "Reply-To": reply_address(ctx.mail_from, ref),
+        },
+    )
+    return True
+
+
+def queue_invitation(session: Session, ctx: Context, loaded: Loaded, seat: int) -> None:
+    """Tell a player they are in a new game, with the dice commitment."""
+    player = loaded.player(seat)
+    if player.mail_pref == "none":
+        return
+    context = game_context(ctx, loaded, seat)
+    text, html = render("invite", **context)
+    queue(
+        session,
+        ctx,
+        purpose="invite",
+        to=player.email,
+        subject=f"[{loaded.rules.title} {loaded.game.public_id}] you are invited to a game",
+        text=text,
+        html=html,
+        key=f"{loaded.game.public_id}.invite.{seat}.{player.id}",
+        game_id=loaded.game.id,
+        headers={**game_headers(ctx, loaded, player), "In-Reply-To": "", "References": ""},
+    )
+
+
+def queue_result(
+    session: Session, ctx: Context, loaded: Loaded, seat: int, *, revealed: bool
+) -> None:
+    """Tell a player how the game ended, with the revealed seed and the audit link."""
+    player = loaded.player(seat)
+    if player.mail_pref == "none":
+        return
+    text, html = render("result", **game_context(ctx, loaded, seat), revealed=revealed)
+    queue(
+        session,
+        ctx,
+        purpose="result",
+        to=player.email,
+        subject=f"[{loaded.rules.title} {loaded.game.public_id}] the game is over",
+        text=text,
+        html=html,
+        key=f"{loaded.game.public_id}.{loaded.game.head_seq}.{seat}.result",
+        game_id=loaded.game.id,
+        headers=game_headers(ctx, loaded, player),
+    )
+
+
+def check_rate(session: Session, address: str, purpose: str, what: str) -> None:
+    """Refuse more than SIGNIN_LIMIT mails of a purpose per window to one address."""
+    count, window = SIGNIN_LIMIT
+    since = datetime.now(UTC) - window
+    recent = session.scalar(
+        select(func.count())
+        .select_from(Outbox)
+        .where(Outbox.to_addr == address, Outbox.purpose == purpose, Outbox.created_at >= since)
+    )
+    if (recent or 0) >= count:
+        raise TooMany(
+            f"{count} {what} were already sent to {address} in the last "
+            f"{int(window.total_seconds() // 60)} minutes; use one of those"
+        )
+
+
+def queue_signin(session: Session, ctx: Context, player: Player, next_path: str = "/") -> None:
+    """Mail a sign-in link, at most SIGNIN_LIMIT times per window per address."""
+    check_rate(session, player.email, "signin", "sign-in links")
+    link = f"{ctx.base_url}/signin/{ctx.signer.signin_token(player.id)}"
+    if next_path != "/":
+        link += f"?next={quote(next_path)}"
+    text, html = render("signin", player=player, link=link)
+    queue(
+        session,
+        ctx,
+        purpose="signin",
+        to=player.email,
+        subject="Your pbem sign-in link",
+        text=text,
+        html=html,
+        key=f"signin.{player.id}.{int(datetime.now(UTC).timestamp() * 1e6)}",
+    )

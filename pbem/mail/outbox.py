@@ -1,0 +1,207 @@
+"""The outbox: queue a mail in the caller's transaction; deliver due mails with backoff."""
+
+from __future__ import annotations
+
+import email.errors
+import json
+import smtplib
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+from email.utils import format_datetime, parseaddr
+
+from sqlalchemy import func, select
+from sqlalchemy.orm import Session
+
+from ..context import Context
+from ..db import Database
+from ..models import Outbox
+from ..text import bounded, one_line
+from .transport import Transport, build_message
+
+LEASE = timedelta(minutes=5)  # a claimed mail not marked sent by then is tried again
+# A sender holds this many mails at a time: one that dies strands these few for a lease,
+# not the whole queue. (Five sends at the SMTP timeout of 30 s fit well within a lease.)
+CLAIM_BATCH = 5
+PASS_LIMIT = 500  # mails per pass, so that a long queue lets the loop's other work run
+MAX_BACKOFF = timedelta(hours=6)
+SUBJECT_LIMIT = 300  # the subject column's size
+# What a message that can never be built or handed over as it is raises: set it aside.
+UNSENDABLE = (ValueError, TypeError, LookupError, email.errors.MessageError)
+
+
+def domain_of(address: str) -> str:
+    """The domain part of a From address, for Message-IDs and List-Ids."""
+    _, at, domain = parseaddr(address)[1].rpartition("@")
+    return domain if at and domain else "localhost"
+
+
+def queue(
+    session: Session,
+    ctx: Context,
+    *,
+    purpose: str,
+    to: str,
+    subject: str,
+    text: str,
+    html: str | None,
+    key: str,
+    game_id: int | None = None,
+    headers: dict[str, str] | None = None,
+) -> Outbox:
+    """Add a mail to the outbox; `key` makes its Message-ID stable across retries.
+
+    Header values are made one line here (a CR or LF would forge headers, and cannot be
+    built into a message), and the subject is cut to fit its column. A mail with the same
+    Message-ID is the same mail: queueing it again (a reply mail delivered twice) returns
+    the one already queued.
+    """
+    now = datetime.now(UTC)
+    message_id = bounded(f"<{one_line(key)}@{domain_of(ctx.mail_from)}>", 255)
+    queued = session.scalars(select(Outbox).where(Outbox.message_id == message_id)).first()
+    if queued is not None:
+        return queued
+    extra = {name: one_line(value) for name, value in (headers or {}).items()}
+    row = Outbox(
+        message_id=message_id,
+        purpose=purpose,
+        game_id=game_id,
+        to_addr=to,
+        subject=one_line(subject, SUBJECT_LIMIT),
+        body_text=text,
+        body_html=html,
+        headers=json.dumps({"Date": format_datetime(now), **extra}),
+        created_at=now,
+        attempts=0,
+        next_attempt_at=now,
+    )
+    session.add(row)
+    return row
+
+
+def backoff(attempts: int) -> timedelta:
+    """How long to wait after a failed attempt: 1, 2, 4 ... minutes, at most six hours."""
+    # Cap the exponent: 2**n minutes overflows timedelta after some forty failures.
+    return min(timedelta(minutes=2 ** min(max(attempts - 1, 0), 16)), MAX_BACKOFF)
+
+
+@dataclass(frozen=True)
+class Delivery:
+    """What one pass over the outbox did: sent, failed (to retry), and set aside (never)."""
+
+    sent: int
+    failed: int
+    errors: tuple[str, ...] = ()
+    set_aside: tuple[str, ...] = ()
+
+
+def claim(db: Database, now: datetime, batch: int) -> list[Outbox]:
+    """Take due mails and lease them, so that no other sender takes them meanwhile."""
+    with db.write() as session:
+        query = (
+            select(Outbox)
+            .where(
+                Outbox.sent_at.is_(None),
+                Outbox.failed_at.is_(None),
+                Outbox.next_attempt_at <= now,
+            )
+            .order_by(Outbox.id)
+            .limit(batch)
+        )
+        if not db.is_sqlite:
+            query = query.with_for_update(skip_locked=True)
+        rows = list(session.scalars(query))
+        for row in rows:
+            row.next_attempt_at = now + LEASE
+        return rows
+
+
+def deliver_due(
+    db: Database,
+    transport: Transport,
+    mail_from: str,
+    *,
+    batch: int = CLAIM_BATCH,
+    limit: int = PASS_LIMIT,
+    now: Callable[[], datetime] = lambda: datetime.now(UTC),
+) -> Delivery:
+    """Send every due mail once; failures wait with exponential backoff.
+
+    A mail that cannot be built or handed over as it is gets set aside with the reason
+    (`pbem mail failed` lists it), so that it never holds up the mails behind it.
+    """
+    sent = failed = 0
+    errors: list[str] = []
+    aside: list[str] = []
+    try:
+        while sent + failed + len(aside) < limit:
+            rows = claim(db, now(), min(batch, limit - sent - failed - len(aside)))
+            if not rows:
+                break
+            failed_before = failed
+            for row in rows:
+                try:
+                    transport.send(build_message(row, mail_from))
+                except (smtplib.SMTPException, OSError) as e:
+                    failed += 1
+                    errors.append(f"{row.to_addr}: {e}")
+                    _mark(db, row.id, error=str(e), when=now())
+                except UNSENDABLE as e:
+                    reason = f"cannot be sent as it is ({type(e).__name__}: {e})"
+                    aside.append(f"mail {row.id} to {row.to_addr} set aside: {reason}")
+                    _mark(db, row.id, error=reason, when=now(), set_aside=True)
+                else:
+                    sent += 1
+                    _mark(db, row.id, error=None, when=now())
+            if failed - failed_before == len(rows):
+                break  # nothing got through: the next hop is down, the next pass tries again
+    finally:
+        transport.close()
+    return Delivery(sent, failed, tuple(errors), tuple(aside))
+
+
+def _mark(
+    db: Database, row_id: int, *, error: str | None, when: datetime, set_aside: bool = False
+) -> None:
+    with db.write() as session:
+        row = session.get(Outbox, row_id)
+        if row is None:
+            return
+        row.attempts += 1
+        if error is None:
+            row.sent_at = when
+            row.last_error = None
+        else:
+            row.last_error = error[:2000]
+            row.next_attempt_at = when + backoff(row.attempts)
+        if set_aside:
+            row.failed_at = when
+
+
+def pending_count(db: Database) -> int:
+    """How many mails are still to be sent (mails set aside are not)."""
+    with db.read() as session:
+        query = (
+            select(func.count())
+            .select_from(Outbox)
+            .where(Outbox.sent_at.is_(None), Outbox.failed_at.is_(None))
+        )
+        return int(session.scalar(query) or 0)
+
+
+def set_aside(db: Database) -> list[Outbox]:
+    """Every mail set aside, oldest first."""
+    with db.read() as session:
+        query = select(Outbox).where(Outbox.failed_at.is_not(None)).order_by(Outbox.id)
+        return list(session.scalars(query))
+
+
+def retry(db: Database, row_id: int, when: datetime) -> bool:
+    """Put a mail set aside back in line (after fixing what stopped it); False if no such."""
+    with db.write() as session:
+        row = session.get(Outbox, row_id)
+        if row is None or row.failed_at is None:
+            return False
+        row.failed_at = None
+        row.next_attempt_at = when
+        return True

@@ -1,0 +1,61 @@
+"""Tournaments: each an append-only, hash-chained event log of its own, and caches of it."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from sqlalchemy import DateTime, ForeignKey, Integer, String, Text
+from sqlalchemy.orm import Mapped, mapped_column
+
+from .base import Base, Id
+
+
+class Tournament(Base):
+    """One event; its truth is its log, this row only caches the head and what lists show."""
+
+    __tablename__ = "tournaments"
+
+    id: Mapped[int] = mapped_column(Id, primary_key=True)
+    public_id: Mapped[str] = mapped_column(String(32), unique=True)
+    name: Mapped[str] = mapped_column(String(100))
+    kind: Mapped[str] = mapped_column(String(40))
+    system: Mapped[str] = mapped_column(String(20))
+    status: Mapped[str] = mapped_column(String(12))  # registering | running | closed
+    director_id: Mapped[int] = mapped_column(ForeignKey("players.id"), index=True)
+    head_seq: Mapped[int] = mapped_column(Integer)
+    head_hash: Mapped[str] = mapped_column(String(64))
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class TournamentEvent(Base):
+    """One entry of a tournament's log, chained exactly as a game's events are."""
+
+    __tablename__ = "tournament_events"
+
+    tournament_id: Mapped[int] = mapped_column(ForeignKey("tournaments.id"), primary_key=True)
+    seq: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=False)
+    kind: Mapped[str] = mapped_column(String(16))
+    # Stored as the exact canonical JSON and ISO text that the hash covers.
+    payload: Mapped[str] = mapped_column(Text)
+    at: Mapped[str] = mapped_column(String(40))
+    hash: Mapped[str] = mapped_column(String(64))
+
+
+class TournamentSecret(Base):
+    """The secret seed behind a tournament's committed seeding; revealed when it closes."""
+
+    __tablename__ = "tournament_secrets"
+
+    tournament_id: Mapped[int] = mapped_column(ForeignKey("tournaments.id"), primary_key=True)
+    seed: Mapped[str] = mapped_column(String(64))
+
+
+class TournamentEntrant(Base):
+    """Who is entered in a tournament (a cache of its register/withdraw/replace events)."""
+
+    __tablename__ = "tournament_entrants"
+
+    tournament_id: Mapped[int] = mapped_column(ForeignKey("tournaments.id"), primary_key=True)
+    player_id: Mapped[int] = mapped_column(ForeignKey("players.id"), primary_key=True, index=True)
+    status: Mapped[str] = mapped_column(String(12))  # active | withdrawn | disqualified

@@ -1,0 +1,71 @@
+"""Chance: answer every roll and shuffle from the committed seed; reveal it at the end."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from sqlalchemy import exists, select
+from sqlalchemy.orm import Session
+
+import engine
+
+from ..clock import utcnow
+from ..context import Context
+from ..log import dice, snapshots, store
+from ..log.games import Loaded, seed_of
+from ..models import Event, Game
+
+
+def advance(session: Session, ctx: Context, loaded: Loaded) -> None:
+    """Answer every chance step from the committed seed; at the end, reveal and tell hooks."""
+    game = loaded.game
+    while True:
+        pending = loaded.pending
+        if isinstance(pending, engine.Roll):
+            values = dice.roll(
+                seed_of(session, game), game.stream, game.chances, pending.count, pending.sides
+            )
+            payload: dict[str, Any] = {
+                "count": pending.count,
+                "sides": pending.sides,
+                "values": values,
+            }
+            event: engine.Event = engine.Rolled(tuple(values))
+        elif isinstance(pending, engine.Shuffle):
+            order = dice.shuffle(seed_of(session, game), game.stream, game.chances, pending.n)
+            payload = {"n": pending.n, "order": order}
+            event = engine.Shuffled(tuple(order))
+        else:
+            break
+        kind = "roll" if isinstance(event, engine.Rolled) else "shuffle"
+        secret = loaded.is_secret(loaded.state, event)
+        store.append(session, game, kind, payload, secret=secret)
+        loaded.state = engine.step(loaded.rules, loaded.state, event)
+        game.chances += 1
+        snapshots.maybe_snapshot(session, game, loaded.rules, loaded.state)
+    if isinstance(loaded.pending, engine.Finished) and game.status == "active":
+        end(session, ctx, loaded, "finished")
+    game.updated_at = utcnow()
+    snapshots.CACHE.put(game, loaded.setup, loaded.state)
+
+
+def reveal_when_ready(session: Session, game: Game) -> None:
+    """Publish the seed once no game rolling from it is still going on."""
+    sharing = [game]
+    if game.stream != game.public_id:
+        sharing = list(session.scalars(select(Game).where(Game.stream == game.stream)))
+        if any(other.status == "active" for other in sharing):
+            return  # the seed would give away the dice still to come in those games
+    for finished in sharing:
+        already = exists().where(Event.game_id == finished.id, Event.kind == "reveal")
+        if finished.status != "active" and not session.scalar(select(already)):
+            store.append(session, finished, "reveal", {"seed": seed_of(session, finished)})
+
+
+def end(session: Session, ctx: Context, loaded: Loaded, status: str) -> None:
+    """Mark the game over, reveal its seed when no game shares it, and run the end hooks."""
+    loaded.game.status = status
+    loaded.game.await_since = None
+    reveal_when_ready(session, loaded.game)
+    for hook in ctx.on_game_end:
+        hook(session, ctx, loaded)

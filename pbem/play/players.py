@@ -1,0 +1,62 @@
+"""A player's own settings: mail preference, display name, vacation, personal API token."""
+
+from __future__ import annotations
+
+import hashlib
+import secrets
+from datetime import UTC, date, datetime, time, timedelta
+
+from ..errors import Rejected
+from ..models import Player
+from ..text import one_line
+
+MAIL_PREFS = {"turn": "every turn", "digest": "a daily digest", "none": "no mail"}
+MAX_AWAY = timedelta(days=30)
+NAME_LIMIT = 100  # the name column's size
+AWAY_AHEAD = timedelta(days=366)  # how far ahead a vacation may begin
+
+
+def clean_name(text: str | None) -> str:
+    """A name as others see it, in pages and mails: one line, at most 100 characters."""
+    return one_line(text or "", NAME_LIMIT)
+
+
+def set_preferences(player: Player, mail_pref: str, name: str) -> None:
+    """Choose how much mail to get, and (if given) the name other players see."""
+    if mail_pref not in MAIL_PREFS:
+        raise Rejected(f"mail preference {mail_pref!r} is not one of {', '.join(MAIL_PREFS)}")
+    cleaned = clean_name(name)
+    if name.strip() and not cleaned:
+        raise Rejected("a name needs some visible characters")
+    player.mail_pref = mail_pref
+    if cleaned:
+        player.name = cleaned
+
+
+def new_api_token(player: Player) -> str:
+    """Make a personal API token (only its hash is kept) and return it, once."""
+    token = "pbem_" + secrets.token_urlsafe(32)
+    player.api_token_hash = hashlib.sha256(token.encode()).hexdigest()
+    return token
+
+
+def set_away(player: Player, first: str, last: str) -> None:
+    """Set (or, with both dates empty, clear) a vacation from one day to another, inclusive."""
+    if not first.strip() and not last.strip():
+        player.away_from = player.away_until = None
+        return
+    try:
+        start = datetime.combine(date.fromisoformat(first.strip()), time(), UTC)
+        end = datetime.combine(date.fromisoformat(last.strip()), time(), UTC)
+        end += timedelta(days=1)
+    except (ValueError, OverflowError) as e:
+        raise Rejected(f"give the dates as YYYY-MM-DD, not {first!r} and {last!r}") from e
+    if start > datetime.now(UTC) + AWAY_AHEAD:
+        raise Rejected(f"a vacation may begin at most {AWAY_AHEAD.days} days from today")
+    if end <= start:
+        raise Rejected("the last day away must not be before the first")
+    if end - start > MAX_AWAY:
+        raise Rejected(f"a vacation may last at most {MAX_AWAY.days} days")
+    if end <= datetime.now(UTC):
+        raise Rejected("that vacation is over already")
+    player.away_from, player.away_until = start, end

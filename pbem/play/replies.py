@@ -1,0 +1,118 @@
+"""Moves by mail: play a reply's move lines, all or none, and answer (DESIGN §6)."""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from ..context import Context
+from ..errors import PbemError
+from ..links import MoveGrant
+from ..log.games import load
+from ..mail import compose, outbox
+from ..mail.inbound import Reply, parse
+from ..models import Player
+from .act import submit
+
+
+@dataclass(frozen=True)
+class Ingested:
+    """What became of a mail: played, rejected (and answered), or ignored."""
+
+    status: str
+    message: str
+
+
+def ingest(session: Session, ctx: Context, raw: bytes) -> Ingested:
+    """Play the moves of a reply mail, all or none, and queue the answer."""
+    reply = parse(raw)
+    if reply.ref is None:
+        return Ingested("ignored", "no reply reference in the addresses or the subject")
+    try:
+        grant = ctx.signer.read_reply_ref(reply.ref)
+        loaded = load(session, grant.game)
+    except PbemError as e:
+        answer_stranger(session, ctx, reply, str(e))
+        return Ingested("ignored", str(e))
+    player = loaded.player(grant.seat) if grant.seat < len(loaded.game.seats) else None
+    if player is None:
+        return Ingested("ignored", f"game {grant.game} has no seat {grant.seat}")
+    if not reply.lines:
+        problem = "your reply had no move: write it on the first line, above the quoted mail"
+        answer(session, ctx, reply, player, grant, ok=False, text=problem)
+        return Ingested("rejected", problem)
+    # One nonce per mail and reference: a Message-ID reused in another game blocks nothing.
+    nonce = "mail:" + hashlib.sha256(f"{reply.ref}|{reply.identity}".encode()).hexdigest()[:40]
+    done: list[str] = []
+    try:
+        with session.begin_nested():
+            current = grant
+            for number, line in enumerate(reply.lines):
+                if number and current.seat not in load(session, current.game).awaited():
+                    raise PbemError(
+                        f"your turn ended after {done[-1]!r}; {line!r} and what follows "
+                        "were not played"
+                    )
+                result = submit(session, ctx, current, line, nonce=nonce if number == 0 else None)
+                if result.replayed:
+                    return Ingested("ignored", "this mail was already played")
+                done.append(result.description)
+                current = MoveGrant(current.game, current.seat, result.head)
+    except PbemError as e:
+        answer(session, ctx, reply, player, grant, ok=False, text=str(e))
+        return Ingested("rejected", str(e))
+    answer(session, ctx, reply, player, grant, ok=True, text="; ".join(done))
+    return Ingested("played", "; ".join(done))
+
+
+def answer(
+    session: Session,
+    ctx: Context,
+    reply: Reply,
+    player: Player,
+    grant: MoveGrant,
+    *,
+    ok: bool,
+    text: str,
+) -> None:
+    """Tell the seat's player (never just the sender) what became of their mail."""
+    link = f"{ctx.base_url}/play/{ctx.signer.move_token(grant)}"
+    body = compose.render_text(
+        "reply", player=player, ok=ok, text=text, lines=reply.lines, link=link, game=grant.game
+    )
+    key = hashlib.sha256(f"{reply.identity}|{ok}|{text}".encode()).hexdigest()[:32]
+    outbox.queue(
+        session,
+        ctx,
+        purpose="reply",
+        to=player.email,
+        subject=f"Re: {reply.subject}" if reply.subject else f"Your move in {grant.game}",
+        text=body,
+        html=None,
+        key=f"reply.{key}",
+        headers={"In-Reply-To": reply.message_id, "References": reply.message_id},
+    )
+
+
+def answer_stranger(session: Session, ctx: Context, reply: Reply, problem: str) -> None:
+    """Answer a bad reference only to a known player, never to any address (backscatter)."""
+    player = session.scalars(select(Player).where(Player.email == reply.sender)).first()
+    if player is None:
+        return
+    body = compose.render_text(
+        "reply", player=player, ok=False, text=problem, lines=reply.lines, link=None, game=None
+    )
+    key = hashlib.sha256(f"{reply.identity}|bad|{problem}".encode()).hexdigest()[:32]
+    outbox.queue(
+        session,
+        ctx,
+        purpose="reply",
+        to=player.email,
+        subject=f"Re: {reply.subject}",
+        text=body,
+        html=None,
+        key=f"reply.{key}",
+    )

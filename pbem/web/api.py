@@ -1,0 +1,199 @@
+"""The JSON API for bots and other clients: same rules and errors as the pages."""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import re
+from typing import Any
+
+from flask import Blueprint, jsonify, request
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from .. import present
+from ..errors import Forbidden, NotFound, PbemError, Rejected
+from ..log import store
+from ..log.games import Loaded, load
+from ..models import Player
+from ..play import replies
+from ..play.act import check_grant, grant_state, submit
+from ..play.start import start_game
+from ..services import services
+from ..text import json_storable
+from .helpers import current_player
+
+bp = Blueprint("api", __name__, url_prefix="/api")
+
+
+def api_player(session: Session) -> Player:
+    """The player named by a Bearer token, or the signed-in browser session."""
+    header = request.headers.get("Authorization", "")
+    if header.startswith("Bearer "):
+        digest = hashlib.sha256(header.removeprefix("Bearer ").strip().encode()).hexdigest()
+        player = session.scalars(select(Player).where(Player.api_token_hash == digest)).first()
+        if player is None:
+            raise Forbidden("that API token is not valid")
+        return player
+    player = current_player(session)
+    if player is None:
+        raise Forbidden("send 'Authorization: Bearer <token>' (make a token at /me)")
+    return player
+
+
+def body() -> dict[str, Any]:
+    """The request's JSON object; a 400 if the body is not one, or not text we can keep."""
+    try:
+        data = request.get_json(silent=True)
+    except RecursionError as e:
+        raise PbemError("the request body nests too deeply to be read") from e
+    if not isinstance(data, dict):
+        raise PbemError("the request body must be a JSON object (Content-Type: application/json)")
+    if not json_storable(data):
+        raise PbemError("the request body has text that is not valid Unicode (a lone surrogate)")
+    return data
+
+
+def whole_hours(value: object) -> int:
+    """A deadline from JSON: a whole number of hours, as a number or as its digits."""
+    if isinstance(value, int) and not isinstance(value, bool):
+        return value
+    if isinstance(value, float) and value.is_integer():  # not for inf or nan
+        return int(value)
+    if isinstance(value, str) and re.fullmatch(r"\s*\d{1,9}\s*", value, re.ASCII):
+        return int(value)
+    raise Rejected(f"the deadline must be a whole number of hours, not {value!r}")
+
+
+def game_json(loaded: Loaded) -> dict[str, Any]:
+    """The spectator view of a game plus what it waits for."""
+    game = loaded.game
+    return {
+        "id": game.public_id,
+        "kind": game.kind,
+        "status": game.status,
+        "head": {"seq": game.head_seq, "hash": game.head_hash},
+        "players": [s.player.name for s in game.seats],
+        "commitment": loaded.setup.commitment,
+        "position": present.position(loaded.rules, loaded.state, None, loaded.ruling),
+    }
+
+
+@bp.post("/games")
+def create() -> Any:
+    """Create a game: {"kind", "players": [email or {"email", "name"}], "preset", "options"}."""
+    svc = services()
+    data = body()
+    raw_players = data.get("players")
+    if not isinstance(raw_players, list) or not raw_players:
+        raise Rejected("'players' must be a list of email addresses")
+    for p in raw_players:
+        name = p.get("name") if isinstance(p, dict) else None
+        if not isinstance(p, str | dict) or not isinstance(name, str | None):
+            raise Rejected(f"player {p!r} must be an email, or {{'email': ..., 'name': text}}")
+    players = [
+        (p, None) if isinstance(p, str) else (str(p.get("email", "")), p.get("name"))
+        for p in raw_players
+    ]
+    options = data.get("options") or {}
+    if not isinstance(options, dict):
+        raise Rejected("'options' must be an object")
+    if not isinstance(data.get("preset"), str | None):
+        raise Rejected("'preset' must be the name of a preset")
+
+    def create_game(session: Session) -> dict[str, Any]:
+        creator = api_player(session)
+        loaded = start_game(
+            session,
+            svc.ctx,
+            str(data.get("kind", "")),
+            players,
+            options=options,
+            preset=data.get("preset"),
+            created_by=creator,
+            deadline_hours=whole_hours(data.get("deadline_hours", 72)),
+            timeout_policy=str(data.get("timeout_policy", "bot")),
+        )
+        return {
+            "id": loaded.game.public_id,
+            "url": f"{svc.settings.base_url}/games/{loaded.game.public_id}",
+        }
+
+    return jsonify(svc.write(create_game)), 201
+
+
+@bp.post("/inbound-mail")
+def inbound_mail() -> Any:
+    """Play a reply mail posted raw (message/rfc822) by an MTA or mail service webhook."""
+    svc = services()
+    expected = svc.settings.inbound_token
+    if not expected:
+        raise NotFound("inbound mail over HTTP is off (set PBEM_INBOUND_TOKEN to turn it on)")
+    sent = request.headers.get("Authorization", "").removeprefix("Bearer ").strip()
+    if not hmac.compare_digest(sent, expected):
+        raise Forbidden("that inbound-mail token is not valid")
+    raw = request.get_data()
+    result = svc.write(lambda s: replies.ingest(s, svc.ctx, raw))
+    return jsonify(status=result.status, message=result.message)
+
+
+@bp.get("/games/<public_id>")
+def show(public_id: str) -> Any:
+    """The spectator view of a game."""
+    with services().db.read() as session:
+        return jsonify(game_json(load(session, public_id)))
+
+
+@bp.get("/games/<public_id>/log")
+def log(public_id: str) -> Any:
+    """Every event of a game, with hashes."""
+    with services().db.read() as session:
+        loaded = load(session, public_id)
+        log = present.public_log(
+            loaded.rules,
+            loaded.setup,
+            store.entries(session, loaded.game),
+            loaded.state,
+        )
+        return jsonify([e.to_json() for e in log])
+
+
+@bp.get("/play/<token>")
+def seat(token: str) -> Any:
+    """What a move token's seat sees now: its view, whether it may act, its choices in words."""
+    svc = services()
+    grant = svc.signer.read_move_token(token)
+    with svc.db.read() as session:
+        loaded = load(session, grant.game)
+        check_grant(session, loaded, grant)
+        status = grant_state(session, loaded, grant)
+        can_act = status in ("current", "stale-awaited")
+        pos = present.position(loaded.rules, loaded.state, grant.seat, loaded.ruling)
+        return jsonify(
+            seat=grant.seat,
+            seat_name=loaded.rules.seat_name(loaded.state, grant.seat),
+            link=status,
+            your_turn=can_act,
+            # A token for the head, so that a bot acts with a current grant.
+            token=svc.signer.move_token(loaded.grant(grant.seat)) if can_act else None,
+            choices=present.described(loaded.rules, loaded.state, grant.seat, pos["legal"]),
+            game=game_json(loaded),
+            view=pos["view"],
+        )
+
+
+@bp.post("/play/<token>")
+def play(token: str) -> Any:
+    """Act with a move token: {"action": "..."}."""
+    svc = services()
+    grant = svc.signer.read_move_token(token)
+    data = body()
+    action = data.get("action")
+    if not isinstance(action, str) or not action.strip():
+        raise PbemError('the body must be {"action": "<the move as text>"}')
+    nonce = data.get("nonce") if isinstance(data.get("nonce"), str) else None
+    result = svc.write(lambda s: submit(s, svc.ctx, grant, action, nonce=nonce))
+    with svc.db.read() as session:
+        state = game_json(load(session, grant.game))
+    fresh = svc.signer.move_token(type(grant)(grant.game, grant.seat, result.head))
+    return jsonify(played=result.description, replayed=result.replayed, token=fresh, game=state)

@@ -1,0 +1,87 @@
+"""The director's page of a game: adjudicate, abort, extend the deadline, replace a player."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from flask import Blueprint, render_template, request, url_for
+from sqlalchemy.orm import Session
+
+from .. import present
+from ..errors import Forbidden, Rejected
+from ..log.games import Loaded, load
+from ..models import Player
+from ..play import director as actions
+from ..services import services
+from .helpers import current_player, submitted
+
+bp = Blueprint("director", __name__)
+
+
+def directing(session: Session, public_id: str) -> tuple[Loaded, Player]:
+    """The game and the signed-in player, who must direct it."""
+    loaded = load(session, public_id)
+    player = current_player(session)
+    if not actions.may_direct(loaded.game, player):
+        raise Forbidden(f"only the director of game {public_id} may do this: sign in as them")
+    assert player is not None
+    return loaded, player
+
+
+def numbers(text: str, what: str) -> list[float]:
+    """Numbers typed in a form, separated by commas or spaces."""
+    try:
+        return [float(part) for part in text.replace(",", " ").split()]
+    except ValueError as e:
+        raise Rejected(f"{what} must be numbers separated by commas, not {text!r}") from e
+
+
+def act(session: Session, public_id: str, form: Any) -> str:
+    """Carry out the action the form names; say what was done."""
+    loaded, player = directing(session, public_id)
+    ctx, who, reason = services().ctx, actions.Director.of(player), form.get("reason", "")
+    what = form.get("action", "")
+    work: dict[str, Callable[[], Any]] = {
+        "adjudicate": lambda: actions.adjudicate(
+            session, ctx, public_id, who, reason,
+            [int(r) for r in numbers(form.get("ranks", ""), "ranks")],
+            numbers(form.get("scores", ""), "scores") or None,
+        ),
+        "abort": lambda: actions.abort(session, ctx, public_id, who, reason),
+        "extend": lambda: actions.extend(
+            session, ctx, public_id, who, reason, int(numbers(form.get("hours", ""), "hours")[0])
+        ),
+        "replace": lambda: actions.replace(
+            session, ctx, public_id, who, reason, int(form.get("seat", "-1")),
+            form.get("email", ""), form.get("name") or None,
+        ),
+    }
+    if what not in work:
+        raise Rejected(f"unknown director action {what!r}")
+    try:
+        work[what]()
+    except (ValueError, IndexError) as e:
+        raise Rejected(f"fill in every field of the {what} form") from e
+    return {"adjudicate": "Adjudicated.", "abort": "Aborted.", "extend": "Deadline extended.",
+            "replace": "Player replaced."}[what]
+
+
+@bp.route("/games/<public_id>/director", methods=["GET", "POST"])
+def page(public_id: str) -> Any:
+    """The forms (GET), or one action (POST) followed by the game's page."""
+    done, error = submitted(lambda s: act(s, public_id, request.form),
+                            url_for("games.show", public_id=public_id))
+    if done is not None:
+        return done
+    with services().db.read() as session:
+        loaded, _ = directing(session, public_id)
+        return render_template(
+            "director.html",
+            game=loaded.game,
+            players=[s.player for s in loaded.game.seats],
+            pos=present.position(loaded.rules, loaded.state, None, loaded.ruling),
+            form=request.form,
+            error=error,
+        ), (422 if error else 200)
+

@@ -1,0 +1,166 @@
+"""Public pages: the lobby, new games, the spectator view and players' pages."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Blueprint, redirect, render_template, request, url_for
+from sqlalchemy.orm import Session
+
+import engine
+
+from .. import present
+from ..errors import NotFound, PbemError, Rejected
+from ..log.games import count_games, games_of, load, recent_games
+from ..models import Player
+from ..play.director import may_direct
+from ..play.start import start_game
+from ..services import services
+from . import listing
+from .helpers import current_player
+from .ratings import player_ratings
+
+bp = Blueprint("games", __name__)
+MAX_SEATS = 8
+MAX_ID = 2**63 - 1  # the largest key either database stores; asking for more is a 500 there
+
+
+@bp.get("/")
+def lobby() -> str:
+    """The lobby: recent games, and the signed-in player's own."""
+    svc = services()
+    with svc.db.read() as session:
+        player = current_player(session)
+        mine = games_of(session, player) if player else []
+        return render_template(
+            "lobby.html",
+            player=player,
+            mine=listing.rows(session, svc.signer, mine, player),
+            recent=listing.rows(session, svc.signer, recent_games(session), player),
+            total=count_games(session),
+            games=[engine.rules_for(k) for k in engine.GAMES],
+        )
+
+
+def game_catalogue() -> list[dict[str, Any]]:
+    """Each game kind with its seats, presets and options, for the new-game form."""
+    return [
+        {
+            "kind": kind,
+            "title": rules.title,
+            "seats": list(rules.seats),
+            "presets": list(rules.presets),
+            "options": rules.options,
+        }
+        for kind in engine.GAMES
+        for rules in [engine.rules_for(kind)]
+    ]
+
+
+@bp.route("/games/new", methods=["GET", "POST"])
+def new_game() -> Any:
+    """Choose a game, preset, options and players; creating it mails everyone."""
+    svc = services()
+    with svc.db.read() as session:
+        player = current_player(session)
+    if player is None:
+        return redirect(url_for("auth.signin", next=request.path))
+    kind = request.args.get("kind") or request.form.get("kind") or engine.GAMES[0]
+    if request.method == "GET":
+        return new_game_form(player, kind, {})
+    try:
+        public_id = svc.write(lambda session: create_from_form(session, kind, request.form))
+    except PbemError as e:
+        # The form comes back as it was sent, with the reason: nothing typed is lost.
+        return new_game_form(player, kind, request.form, error=str(e)), e.status
+    return redirect(url_for("games.show", public_id=public_id))
+
+
+def new_game_form(player: Player, kind: str, form: Any, error: str | None = None) -> str:
+    """The new-game form, filled in with what was sent (if anything)."""
+    return render_template(
+        "new_game.html",
+        catalogue=game_catalogue(),
+        kind=kind,
+        form=form,
+        error=error,
+        player=player,
+        max_seats=MAX_SEATS,
+    )
+
+
+def create_from_form(session: Session, kind: str, form: Any) -> str:
+    """Start the game the new-game form describes; return its public id."""
+    try:
+        rules = engine.rules_for(kind)
+    except engine.UnknownGame as e:
+        raise Rejected(str(e)) from e
+    players = [
+        (form.get(f"email{i}", "").strip(), form.get(f"name{i}", "").strip() or None)
+        for i in range(MAX_SEATS)
+    ]
+
+    def field(option: str) -> str:
+        return f"opt_{kind}_{option}"
+
+    options = {
+        o.name: form.get(field(o.name)) if o.kind is not bool else form.get(field(o.name)) == "on"
+        for o in rules.options
+        if o.kind is bool or form.get(field(o.name), "") != ""
+    }
+    try:
+        deadline = int(form.get("deadline_hours", "72"))
+    except ValueError as e:
+        raise Rejected("the deadline must be a whole number of hours") from e
+    loaded = start_game(
+        session,
+        services().ctx,
+        kind,
+        [(email, name) for email, name in players if email],
+        options=options,
+        preset=form.get(f"preset_{kind}") or None,
+        created_by=current_player(session),
+        deadline_hours=deadline,
+        timeout_policy=form.get("timeout_policy", "bot"),
+    )
+    return loaded.game.public_id
+
+
+@bp.get("/games/<public_id>")
+def show(public_id: str) -> str:
+    """The spectator's view of a game (a signed-in player sees their own seat's view)."""
+    with services().db.read() as session:
+        loaded = load(session, public_id)
+        player = current_player(session)
+        seat = next(
+            (s.seat for s in loaded.game.seats if player and s.player_id == player.id), None
+        )
+        play_token = None
+        if seat is not None and seat in loaded.awaited():
+            play_token = services().signer.move_token(loaded.grant(seat))
+        return render_template(
+            "game.html",
+            game=loaded.game,
+            players=[s.player for s in loaded.game.seats],
+            pos=present.position(loaded.rules, loaded.state, seat, loaded.ruling),
+            commitment=loaded.setup.commitment,
+            player=player,
+            play_token=play_token,
+            directs=may_direct(loaded.game, player),
+        )
+
+
+@bp.get("/players/<int:player_id>")
+def player_page(player_id: int) -> str:
+    """A player's public page: their name and games (never their address)."""
+    svc = services()
+    if player_id > MAX_ID:
+        raise NotFound(f"there is no player {player_id}")
+    with svc.db.read() as session:
+        player = session.get(Player, player_id)
+        if player is None:
+            raise NotFound(f"there is no player {player_id}")
+        viewer = current_player(session)
+        games = listing.rows(session, svc.signer, games_of(session, player), viewer)
+        return render_template("player.html", shown=player, games=games,
+                               rated=player_ratings(session, player))

@@ -1,0 +1,66 @@
+"""What every view needs: the signed-in player, the form's CSRF token, refusing NUL text."""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Callable
+from typing import Any
+
+from flask import flash, redirect, request, session
+from sqlalchemy.orm import Session
+
+from ..errors import Forbidden, PbemError, Rejected
+from ..models import Player
+from ..services import services
+
+
+def submitted(work: Callable[[Session], str], target: str) -> tuple[Any, str | None]:
+    """On a form POST, do the work in a transaction and flash what it says.
+
+    Return the redirect to `target` when it was done, or the reason it was refused (the
+    page then shows its forms again with the reason); (None, None) for a GET.
+    """
+    if request.method != "POST":
+        return None, None
+    try:
+        flash(services().write(work))
+    except Rejected as e:
+        return None, str(e)
+    return redirect(target, code=303), None
+
+
+def current_player(session_: Session) -> Player | None:
+    """The signed-in player, if any."""
+    player_id = session.get("player_id")
+    return session_.get(Player, player_id) if player_id else None
+
+
+def csrf_token() -> str:
+    """The form token of this browser session, created on first use."""
+    if "csrf" not in session:
+        session["csrf"] = secrets.token_urlsafe(24)
+    return str(session["csrf"])
+
+
+def check_csrf() -> None:
+    """Refuse a form POST whose CSRF token does not match the session's."""
+    if request.method != "POST" or request.path.startswith("/api/"):
+        return  # the JSON API authenticates with a bearer token, not a browser cookie
+    if request.endpoint in ("auth.unsubscribe_one_click",):
+        return
+    sent = request.form.get("csrf", "")
+    if not sent or not secrets.compare_digest(sent, session.get("csrf", "")):
+        raise Forbidden(
+            "this form has expired or came from another site; reload the page and try again"
+        )
+
+
+def refuse_nul() -> None:
+    """Refuse text with NUL characters: PostgreSQL can neither store nor compare it (a 500)."""
+    texts = [request.path]
+    texts += [v for _, values in request.args.lists() for v in values]
+    texts += [v for _, values in request.form.lists() for v in values]
+    if request.is_json:
+        texts.append(request.get_data(as_text=True).replace("\\u0000", "\x00"))
+    if any("\x00" in text for text in texts):
+        raise PbemError("the request contains a NUL character, which no form or link sends")

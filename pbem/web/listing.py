@@ -1,0 +1,51 @@
+"""Rows for the game lists: what each game waits for, how it ended, and the viewer's turns."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from sqlalchemy.orm import Session
+
+import engine
+
+from ..links import MoveGrant, Signer
+from ..log.games import loaded_from
+from ..models import Game, Player
+
+
+@dataclass(frozen=True)
+class Row:
+    """One game in a list, as a player wants to see it."""
+
+    game: Game
+    title: str
+    status: str
+    play_token: str | None  # a fresh move link when the game waits for the viewer
+
+
+def rows(
+    session: Session, signer: Signer, games: Sequence[Game], viewer: Player | None
+) -> list[Row]:
+    """A row per game, with a move link wherever the game waits for the viewer."""
+    return [row(session, signer, game, viewer) for game in games]
+
+
+def row(session: Session, signer: Signer, game: Game, viewer: Player | None) -> Row:
+    """The row of one game (its state comes from the cache, or from the log and snapshots)."""
+    loaded = loaded_from(session, game)
+    rules, state, pending = loaded.rules, loaded.state, loaded.pending
+    if loaded.ruling is not None:
+        return Row(game, rules.title, f"over: {loaded.ruling.text}", None)
+    if isinstance(pending, engine.Finished):
+        return Row(game, rules.title, f"over: {pending.outcome.reason}", None)
+    if not isinstance(pending, engine.Await):  # the server rolls at once; this is a moment
+        return Row(game, rules.title, engine.awaited_text(rules, state, pending), None)
+    for seat in pending.seats:
+        if viewer is not None and game.seats[seat].player_id == viewer.id:
+            token = signer.move_token(MoveGrant(game.public_id, seat, game.head_seq))
+            return Row(game, rules.title, "your turn", token)
+    names = ", ".join(
+        f"{rules.seat_name(state, seat)} ({game.seats[seat].player.name})" for seat in pending.seats
+    )
+    return Row(game, rules.title, f"waiting for {names}", None)
