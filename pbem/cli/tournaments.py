@@ -1,0 +1,278 @@
+"""`pbem tournament`: create, register, start, pair, standings, export, verify, simulate."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Any
+
+import click
+from flask.cli import with_appcontext
+from sqlalchemy import select
+
+from .. import clock
+from ..errors import PbemError
+from ..models import Tournament
+from ..play import director as games
+from ..play.start import player_for
+from ..ratings.current import rating_of
+from ..services import Services
+from ..tournaments import directing, exports, mails, reports, service, simulate
+from ..tournaments.log import Held, load
+from .common import fail, player_arg, ready_services
+
+SYSTEMS = click.Choice(["round-robin", "swiss", "rolling-swiss", "knockout"])
+
+
+def write(svc: Services, work: Any) -> Any:
+    """Run a tournament change in one transaction; stop with its message if refused."""
+    try:
+        return svc.write(work)
+    except PbemError as e:
+        fail(e)
+
+
+def held_or_fail(svc: Services, public_id: str) -> Held:
+    """The tournament, read; stop with a message if there is none."""
+    with svc.db.read() as session:
+        try:
+            return load(session, public_id)
+        except PbemError as e:
+            fail(e)
+
+
+@click.group("tournament")
+def tournament() -> None:
+    """Run tournaments: round robin, Swiss, rolling Swiss and knockout."""
+
+
+@tournament.command()
+@click.argument("name")
+@click.option("--system", type=SYSTEMS, required=True)
+@click.option("--kind", required=True, help="The game, e.g. martian-dice.")
+@click.option("--director", "director_email", required=True, help="The director's address.")
+@click.option("--preset")
+@click.option("--option", "options", multiple=True, help="A game option, KEY=VALUE.")
+@click.option("--tables", help="Seats per table, e.g. 2, or 4,5 (default: 2 if allowed).")
+@click.option("--rounds", type=int, help="Swiss rounds; round robin: 1 single, 2 double.")
+@click.option("--games-per-player", type=int, help="Rolling Swiss: games each player plays.")
+@click.option("--max-concurrent", type=int, help="Rolling Swiss: games at once per player.")
+@click.option("--pair-min-free", type=int, help="Rolling Swiss: pair when this many are free.")
+@click.option("--pair-max-wait-hours", type=float, help="Rolling Swiss: or when one waited.")
+@click.option("--advance", type=int, help="Multiplayer knockout: the top k of a table go on.")
+@click.option("--deadline-hours", type=float, default=72.0, show_default=True)
+@click.option("--timeout-policy", type=click.Choice(["bot", "forfeit"]), default="forfeit",
+              show_default=True)
+@click.option("--scoring", type=click.Choice(["places", "game-points"]))
+@click.option("--tiebreak", "tiebreaks", multiple=True, help="Tie-breaks in order.")
+@click.option("--unrated", is_flag=True)
+@with_appcontext
+def create(name: str, system: str, kind: str, director_email: str, preset: str | None,
+           options: tuple[str, ...], tables: str | None, tiebreaks: tuple[str, ...],
+           unrated: bool, scoring: str | None, **settings: Any) -> None:
+    """Create a tournament; prints its id and URL."""
+    svc = ready_services()
+    fields: dict[str, Any] = {
+        "name": name, "system": system, "kind": kind, "preset": preset,
+        "options": dict(item.partition("=")[::2] for item in options),
+        "tiebreaks": list(tiebreaks) or None, "rated": not unrated,
+        "scoring": {"by": scoring} if scoring else None,
+        **{k: v for k, v in settings.items() if v is not None},
+    }
+    if tables:
+        try:
+            fields["table_sizes"] = [int(n) for n in tables.split(",")]
+        except ValueError:
+            fail(click.BadParameter(f"--tables takes seat counts such as 4,5, not {tables!r}"))
+    held = write(svc, lambda s: service.create(s, player_for(s, director_email), fields))
+    click.echo(held.public_id)
+    click.echo(f"{svc.settings.base_url}/tournaments/{held.public_id}")
+
+
+@tournament.command("list")
+@with_appcontext
+def list_tournaments() -> None:
+    """List the tournaments, newest first."""
+    svc = ready_services()
+    with svc.db.read() as session:
+        rows = session.scalars(select(Tournament).order_by(Tournament.created_at.desc()))
+        for row in rows:
+            click.echo(f"{row.public_id}  {row.status:<11}  {row.system:<13}  {row.kind:<18}  "
+                       f"{row.name}")
+
+
+@tournament.command()
+@click.argument("public_id")
+@click.argument("emails", nargs=-1, required=True)
+@click.option("--mail", "by_mail", is_flag=True,
+              help="Mail each address a registration link instead of entering it now.")
+@with_appcontext
+def register(public_id: str, emails: tuple[str, ...], by_mail: bool) -> None:
+    """Enter players (EMAIL or 'Name <EMAIL>'), or mail them registration links."""
+    svc = ready_services()
+
+    def work(session: Any) -> int:
+        held = load(session, public_id, for_update=True)
+        for text in emails:
+            email, name = player_arg(text)
+            if by_mail:
+                mails.queue_registration(session, svc.ctx, held, email)
+            else:
+                player = player_for(session, email, name)
+                rating = rating_of(session, player.id, held.row.kind)
+                held = service.register(session, held, player, rating)
+        return len(emails)
+
+    count = write(svc, work)
+    click.echo(f"{count} {'links mailed' if by_mail else 'players registered'}")
+
+
+@tournament.command()
+@click.argument("public_id")
+@with_appcontext
+def start(public_id: str) -> None:
+    """Close registration, seed the entrants, and pair the first games."""
+    svc = ready_services()
+    held = write(svc, lambda s: service.start(s, svc.ctx, load(s, public_id, for_update=True),
+                                             clock.utcnow()))
+    click.echo(f"{public_id}: started with {len(held.state.active())} players, "
+               f"{len(held.state.tables)} games paired")
+
+
+@tournament.command()
+@click.argument("public_id")
+@click.option("--preview", is_flag=True, help="Show what would be paired, with penalties.")
+@with_appcontext
+def pair(public_id: str, preview: bool) -> None:
+    """Pair what is due now (a round, or free players); refused with the reason otherwise."""
+    svc = ready_services()
+    now = clock.utcnow()
+    if preview:
+        with svc.db.read() as session:
+            held = load(session, public_id)
+            plan = directing.preview(session, held, now)
+            if plan is None:
+                fail(PbemError(f"nothing to pair: {directing.why_nothing_is_due(held, now)}"))
+            for line in reports.plan_lines(held, plan):
+                click.echo(line)
+        return
+    held = write(svc, lambda s: directing.pair_now(s, svc.ctx, load(s, public_id,
+                                                                    for_update=True), now))
+    click.echo(f"{public_id}: {len(held.state.tables)} games paired in all")
+
+
+@tournament.command()
+@click.argument("public_id")
+@click.option("--explain", is_flag=True, help="Show each player's arithmetic.")
+@with_appcontext
+def standings(public_id: str, explain: bool) -> None:
+    """Print the standings, with the tie-break order and, on request, the arithmetic."""
+    held = held_or_fail(ready_services(), public_id)
+    for line in reports.standings_lines(held, explain):
+        click.echo(line)
+
+
+@tournament.command("export")
+@click.argument("public_id")
+@click.option("--what", type=click.Choice(["results", "csv", "ics", "log"]), default="results",
+              show_default=True)
+@click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path))
+@with_appcontext
+def export_tournament(public_id: str, what: str, output: Path | None) -> None:
+    """Export results (JSON), standings (CSV), deadlines (ICS) or the event log (JSON lines)."""
+    svc = ready_services()
+    with svc.db.read() as session:
+        held = load(session, public_id)
+        text = exports.export_text(session, svc.settings.base_url, held, what)
+    if output:
+        output.write_text(text)
+    else:
+        sys.stdout.write(text)
+
+
+@tournament.command()
+@click.argument("target")
+@with_appcontext
+def verify(target: str) -> None:
+    """Check a tournament (id or exported log): chain, folding, and every pairing re-derived."""
+    svc = ready_services()
+    path = Path(target)
+    with svc.db.read() as session:
+        if path.suffix == ".jsonl" and path.exists():
+            try:
+                report = exports.verify_text(session, path.read_text())
+            except ValueError as e:
+                fail(e)
+        else:
+            report = exports.verify_held(session, held_or_fail(svc, target))
+    if report.problem:
+        click.echo(f"FAILED at seq {report.seq}: {report.problem}", err=True)
+        sys.exit(1)
+    click.echo(f"OK: {report.events} events, hash chain intact, {report.pairings} pairings "
+               f"re-derived alike, {report.results} results match their games")
+
+
+@tournament.command("simulate")
+@click.argument("system", type=SYSTEMS)
+@click.argument("kind")
+@click.option("--players", type=int, required=True)
+@click.option("--tables", help="Seats per table (default: 2 if the game allows it).")
+@click.option("--rounds", type=int)
+@click.option("--games-per-player", type=int)
+@click.option("--max-concurrent", type=int)
+@click.option("--advance", type=int)
+@click.option("--seed", type=int, default=0, show_default=True)
+@with_appcontext
+def simulate_command(system: str, kind: str, players: int, tables: str | None,
+                     seed: int, **settings: Any) -> None:
+    """Play a whole event with the house bots through the service layer; show the outcome."""
+    svc = ready_services()
+    sizes = [int(n) for n in tables.split(",")] if tables else None
+    try:
+        report = simulate.run(svc, system, kind, players, sizes, seed,
+                              {k: v for k, v in settings.items() if v is not None},
+                              progress=click.progressbar)
+    except PbemError as e:
+        fail(e)
+    for line in report.lines():
+        click.echo(line)
+
+
+@tournament.command()
+@click.argument("public_id")
+@click.argument("player_email")
+@click.option("--reason", required=True)
+@with_appcontext
+def withdraw(public_id: str, player_email: str, reason: str) -> None:
+    """Withdraw a player (after the start their unfinished games are resigned)."""
+    svc = ready_services()
+
+    def work(session: Any) -> Held:
+        held = load(session, public_id, for_update=True)
+        player = player_for(session, player_email)
+        return directing.withdraw(session, svc.ctx, held, str(player.id), reason)
+
+    write(svc, work)
+    click.echo(f"{public_id}: {player_email} withdrawn")
+
+
+@tournament.command()
+@click.argument("public_id")
+@click.argument("player_email")
+@click.argument("new_player")
+@click.option("--reason", required=True)
+@with_appcontext
+def replace(public_id: str, player_email: str, new_player: str, reason: str) -> None:
+    """Put NEW_PLAYER (EMAIL or 'Name <EMAIL>') in a player's place before their first move."""
+    svc = ready_services()
+    email, name = player_arg(new_player)
+
+    def work(session: Any) -> Held:
+        held = load(session, public_id, for_update=True)
+        old = player_for(session, player_email)
+        return directing.replace(session, svc.ctx, held, games.OPERATOR, str(old.id), email,
+                                 name, reason)
+
+    write(svc, work)
+    click.echo(f"{public_id}: {new_player} replaces {player_email}")
+

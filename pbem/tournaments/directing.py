@@ -1,0 +1,199 @@
+"""A tournament director's actions, each logged with who and why; games are directed too.
+
+Withdrawing, disqualifying and replacing players; keeping two players apart; byes;
+taking back an unplayed pairing; annulling, adjudicating or extending games; pairing on
+request (refused, with the reason, while nothing is due). Actions on a game go through
+the play layer's director actions, so the game's own log says what happened as well.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import exists, select
+from sqlalchemy.orm import Session
+
+from .. import clock
+from ..context import Context
+from ..errors import Forbidden, Rejected
+from ..log.games import load
+from ..models import Event, Player
+from ..play import director as games
+from ..play.act import ACTING_KINDS, resign
+from ..play.start import player_for
+from . import formats, service
+from .log import Held
+from .log import load as load_tournament
+from .plans import Plan
+
+
+def may_direct(held: Held, player: Player | None) -> bool:
+    """Whether a player directs this tournament."""
+    return player is not None and held.row.director_id == player.id
+
+
+def check_director(held: Held, player: Player | None) -> games.Director:
+    """The director acting, or Forbidden naming who may."""
+    if not may_direct(held, player):
+        raise Forbidden(f"only the director of {held.row.name} may do this")
+    assert player is not None
+    return games.Director.of(player)
+
+
+def action(session: Session, held: Held, who: games.Director, reason: str,
+           what: str, **fields: Any) -> Held:
+    """Log a director event: who, why and what."""
+    payload = {**who.payload(reason), "action": what, **fields}
+    return service.record(session, held, "director", payload)
+
+
+def unfinished_seats(held: Held, player: str) -> list[tuple[str, int]]:
+    """The player's games without a result, with the seat they hold in each."""
+    return [
+        (t.game, t.seats.index(player))
+        for t in held.state.games_of.get(player, ())
+        if t.result is None and t.annulled is None
+    ]
+
+
+def resign_all(session: Session, ctx: Context, held: Held, player: str) -> Held:
+    """Resign a leaving player's unfinished games; results are recorded as they end."""
+    for public_id, seat in unfinished_seats(held, player):
+        loaded = load(session, public_id)
+        if loaded.game.status == "active":
+            resign(session, ctx, loaded.grant(seat))
+    return load_tournament(session, held.public_id, for_update=True)
+
+
+def withdraw(session: Session, ctx: Context, held: Held, player: str, reason: str) -> Held:
+    """Take a player out: before the start they leave; after it, their games are resigned."""
+    held = service.record(session, held, "withdraw", {"player": player, "reason": reason})
+    service.set_status(session, held, player, "withdrawn")
+    if held.state.started:
+        held = resign_all(session, ctx, held, player)
+    return service.tick(session, ctx, held, clock.utcnow())
+
+
+def disqualify(session: Session, ctx: Context, held: Held, who: games.Director,
+               player: str, reason: str) -> Held:
+    """Stop pairing a player and resign their unfinished games; played games stay."""
+    held = action(session, held, who, reason, "disqualify", player=player)
+    service.set_status(session, held, player, "disqualified")
+    held = resign_all(session, ctx, held, player)
+    return service.tick(session, ctx, held, clock.utcnow())
+
+
+def has_moved(session: Session, public_id: str, seat: int) -> bool:
+    """Whether a seat has acted in a game."""
+    loaded = load(session, public_id)
+    query = select(exists().where(Event.game_id == loaded.game.id, Event.seat == seat,
+                                  Event.kind.in_(ACTING_KINDS)))
+    return bool(session.scalar(query))
+
+
+def replace(session: Session, ctx: Context, held: Held, who: games.Director, player: str,
+            email: str, name: str | None, reason: str) -> Held:
+    """Put a new player in an entrant's place, before the entrant's first move anywhere."""
+    seats = unfinished_seats(held, player)
+    moved = [g for g, seat in seats if has_moved(session, g, seat)]
+    played = [t.game for t in held.state.games_of.get(player, ()) if t.result is not None]
+    if moved or played:
+        raise Rejected(
+            f"a replacement takes a place before its first move; {player} has already "
+            f"played in game {(moved + played)[0]}"
+        )
+    newcomer = player_for(session, email, name)
+    held = service.record(session, held, "replace",
+                          {"player": player, "by": str(newcomer.id), "name": newcomer.name})
+    service.set_status(session, held, player, "replaced")
+    service.set_status(session, held, str(newcomer.id), "active")
+    for public_id, seat in seats:
+        games.replace(session, ctx, public_id, who, reason, seat, newcomer.email, newcomer.name)
+    return held
+
+
+def forbid(session: Session, held: Held, who: games.Director, a: str, b: str,
+           reason: str) -> Held:
+    """Keep two players apart in every later pairing."""
+    return action(session, held, who, reason, "forbid", players=[a, b])
+
+
+def bye(session: Session, held: Held, who: games.Director, player: str,
+        points: float, reason: str, round_: int | None = None) -> Held:
+    """Give a player points without a game."""
+    return action(session, held, who, reason, "bye", player=player, points=points, round=round_)
+
+
+def undo(session: Session, ctx: Context, held: Held, who: games.Director, game: str,
+         reason: str) -> Held:
+    """Take back a pairing whose game nobody has moved in yet: the game is aborted."""
+    table = held.state.by_game.get(game)
+    if table is None:
+        raise Rejected(f"game {game} is not part of {held.row.name}")
+    if any(has_moved(session, game, seat) for seat in range(len(table.seats))):
+        raise Rejected(f"game {game} has been played; annul it instead of undoing it")
+    held = action(session, held, who, reason, "undo", game=game)
+    if load(session, game).game.status == "active":
+        games.abort(session, ctx, game, who, reason)
+    return held
+
+
+def annul(session: Session, held: Held, who: games.Director, game: str, reason: str) -> Held:
+    """Make a game count for nobody (it stays in the crosstable, marked annulled)."""
+    return action(session, held, who, reason, "annul", game=game)
+
+
+def extend(session: Session, ctx: Context, held: Held, who: games.Director, hours: int,
+           reason: str, game: str | None = None, round_: int | None = None) -> Held:
+    """Give one game, or every unfinished game of a round, more time."""
+    targets = [t.game for t in held.state.tables
+               if (t.game == game if game else t.round == round_) and t.result is None]
+    if not targets:
+        raise Rejected("name an unfinished game of this tournament, or a round with one")
+    for public_id in targets:
+        if load(session, public_id).game.status == "active":
+            games.extend(session, ctx, public_id, who, reason, hours)
+    fields: dict[str, Any] = {"hours": hours}
+    fields.update({"game": game} if game else {"round": round_})
+    return action(session, held, who, reason, "extend", **fields)
+
+
+def adjudicate(session: Session, ctx: Context, held: Held, who: games.Director, game: str,
+               ranks: list[int], scores: list[float] | None, reason: str) -> Held:
+    """Set an unfinished game's result; the game's end records it in the tournament."""
+    if game not in held.state.by_game:
+        raise Rejected(f"game {game} is not part of {held.row.name}")
+    games.adjudicate(session, ctx, game, who, reason, ranks, scores)
+    return load_tournament(session, held.public_id)
+
+
+def why_nothing_is_due(held: Held, now: datetime) -> str:
+    """Say why a pairing asked for now would pair nobody."""
+    state = held.state
+    if not state.started:
+        return f"{held.row.name} has not started"
+    if state.closed or formats.is_over(state):
+        return f"{held.row.name} is over"
+    open_games = formats.unfinished(state)
+    if state.config.system in ("swiss", "knockout") and open_games:
+        names = ", ".join(t.game for t in open_games[:5])
+        return (f"round {state.last_round()} is still open: {len(open_games)} games are "
+                f"unfinished ({names}{', ...' if len(open_games) > 5 else ''})")
+    if state.config.system == "round-robin":
+        return "a round robin pairs every round at the start; nothing is left to pair"
+    return "not enough players are free yet (or none has waited long enough)"
+
+
+def preview(session: Session, held: Held, now: datetime) -> Plan | None:
+    """What would be paired now, with each table's penalty, without pairing it."""
+    return formats.plan(held.state, now, service.away_players(session, held, now))
+
+
+def pair_now(session: Session, ctx: Context, held: Held, now: datetime) -> Held:
+    """Pair what is due now; Rejected saying why when nothing is."""
+    due = preview(session, held, now)
+    if due is None:
+        raise Rejected(f"nothing to pair: {why_nothing_is_due(held, now)}")
+    held = service.pair(session, ctx, held, due)
+    return service.tick(session, ctx, held, now)

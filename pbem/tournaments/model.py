@@ -1,0 +1,195 @@
+"""A tournament as the fold of its event log sees it: entrants, tables, results and byes.
+
+A tournament is an append-only log like a game's (DESIGN section 3). Each event has a
+`seq` (0, 1, 2, ...), a `kind`, a JSON `payload` and a time `at`. Kinds and payloads, as
+the server stores and exports them (times are ISO 8601 UTC, players are id strings):
+
+- `create` {name, system: "round-robin" | "swiss" | "rolling-swiss" | "knockout", kind,
+  preset, options, table_sizes: [allowed seats per table], rounds, games_per_player,
+  max_concurrent, pair_min_free, pair_max_wait_hours, advance, deadline_hours,
+  timeout_policy, scoring: {"by": "places" | "game-points"}, tiebreaks: [names],
+  rated, registration_closes: ISO or null, director}; see `config.parse_config`.
+- `register` {player, name, rating: number or null}
+- `withdraw` {player, reason}: before the start the player leaves; after it, they stop
+  being paired and keep the games they played.
+- `replace` {player, by, name}: player `by` takes `player`'s place, history and standing.
+- `start` {entrants: [player ids in seeding order]}: registered players left out drop out.
+- `pair` {round: int or null, tables: [{game, seats: [player ids in seat order]}],
+  byes: [{player, points}], away: [player ids not paired because they were away],
+  inputs: sha256 hex of the canonical JSON of the pairing inputs, algorithm: "name/version"}.
+  A bye of 0 points is a round sat out (away, or a round robin's free round).
+- `result` {game, ranks: [per seat, 1 best, equal for a shared place], scores: [per seat]
+  or null, flags: ["forfeit", "timeout", "bot", "adjudicated", "annulled", ...],
+  finished_at: ISO, head: the game log's head hash, timed_out: [seats] (optional; by
+  default, with a "timeout" flag, the seats ranked last)}.
+- `director` {by, reason, action, ...}: "forbid" {players: [a, b]}, "bye" {player,
+  round, points}, "disqualify" {player}, "undo" {game} (an unplayed pairing), "annul"
+  {game}, "adjudicate" {game, ranks, scores}, "extend" {hours, and game or round}.
+- `close` {standings: sha256 hex of the canonical JSON of the export's standings}.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from functools import cached_property
+from typing import Any
+
+from .config import Config
+
+ACTIVE, WITHDRAWN, DISQUALIFIED = "active", "withdrawn", "disqualified"
+
+
+@dataclass(frozen=True)
+class Event:
+    """One event of a tournament's log, as the server stores it."""
+
+    seq: int
+    kind: str
+    payload: Mapping[str, Any]
+    at: datetime
+
+
+@dataclass(frozen=True)
+class Entrant:
+    """A player in the event; `replaced` lists the earlier holders of this place."""
+
+    player: str
+    name: str
+    status: str
+    rating: float | None
+    replaced: tuple[str, ...] = ()
+
+    @property
+    def active(self) -> bool:
+        """Tell whether the player is still paired."""
+        return self.status == ACTIVE
+
+
+@dataclass(frozen=True)
+class Result:
+    """How a game of the event ended, as its `result` (or an adjudication) says."""
+
+    ranks: tuple[int, ...]
+    scores: tuple[float, ...] | None
+    flags: tuple[str, ...]
+    finished_at: datetime
+    head: str
+    timed_out: tuple[int, ...]
+    seq: int
+
+
+@dataclass(frozen=True)
+class Table:
+    """A game of the event: who sits where, when it was paired and how it ended."""
+
+    game: str
+    round: int | None
+    seats: tuple[str, ...]
+    paired_at: datetime
+    seq: int
+    result: Result | None = None
+    annulled: str | None = None
+    extra_hours: float = 0.0
+
+    def deadline(self, hours: float) -> datetime:
+        """Return when the game should be over, counting the director's extensions."""
+        return self.paired_at + timedelta(hours=hours + self.extra_hours)
+
+
+@dataclass(frozen=True)
+class Bye:
+    """Points without a game: from a pairing (`by` None) or from the director."""
+
+    player: str
+    round: int | None
+    points: float
+    seq: int
+    by: str | None = None
+
+
+@dataclass(frozen=True)
+class Pairing:
+    """One `pair` event: when, which round, which games, and what it was derived from."""
+
+    seq: int
+    round: int | None
+    at: datetime
+    games: tuple[str, ...]
+    away: tuple[str, ...]
+    inputs: str
+    algorithm: str
+
+
+@dataclass(frozen=True)
+class Tournament:
+    """The state of a tournament after folding its log."""
+
+    config: Config
+    created_at: datetime
+    entrants: tuple[Entrant, ...]
+    tables: tuple[Table, ...]
+    byes: tuple[Bye, ...]
+    forbidden: tuple[tuple[str, str], ...]
+    pairings: tuple[Pairing, ...]
+    started_at: datetime | None
+    closed_at: datetime | None
+    standings_hash: str | None
+    head: int
+
+    @property
+    def started(self) -> bool:
+        """Tell whether the `start` event has been folded."""
+        return self.started_at is not None
+
+    @property
+    def closed(self) -> bool:
+        """Tell whether the `close` event has been folded."""
+        return self.closed_at is not None
+
+    @cached_property
+    def seeding(self) -> Mapping[str, int]:
+        """Return each entrant's index: seeding order after the start, else registration."""
+        return {e.player: i for i, e in enumerate(self.entrants)}
+
+    @cached_property
+    def by_game(self) -> Mapping[str, Table]:
+        """Return the tables by game id."""
+        return {table.game: table for table in self.tables}
+
+    @cached_property
+    def games_of(self) -> Mapping[str, tuple[Table, ...]]:
+        """Return each entrant's tables in pairing order."""
+        found: dict[str, list[Table]] = {e.player: [] for e in self.entrants}
+        for table in self.tables:
+            for player in table.seats:
+                found.setdefault(player, []).append(table)
+        return {player: tuple(tables) for player, tables in found.items()}
+
+    def entrant(self, player: str) -> Entrant:
+        """Return the entrant with this id; KeyError names an unknown one."""
+        index = self.seeding.get(player)
+        if index is None:
+            raise KeyError(f"{player!r} is not an entrant of {self.config.name!r}")
+        return self.entrants[index]
+
+    def active(self) -> tuple[str, ...]:
+        """Return the active entrants in seeding order."""
+        return tuple(e.player for e in self.entrants if e.active)
+
+    def is_open(self, table: Table) -> bool:
+        """Tell whether a game holds its round open: no result, not annulled, nobody gone."""
+        if table.result is not None or table.annulled is not None:
+            return False
+        return all(self.entrants[self.seeding[p]].active for p in table.seats)
+
+    def open_tables(self, round_: int | None = None) -> tuple[Table, ...]:
+        """Return the games that hold a round open (all rounds when `round_` is None)."""
+        return tuple(
+            t for t in self.tables if (round_ is None or t.round == round_) and self.is_open(t)
+        )
+
+    def last_round(self) -> int:
+        """Return the highest round paired so far (0 before the first)."""
+        return max((p.round for p in self.pairings if p.round is not None), default=0)

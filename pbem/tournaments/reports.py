@@ -1,0 +1,167 @@
+"""Tournaments in words and tables, for pages, mails and the command line."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from .log import Held
+from .model import Table, Tournament
+from .plans import Plan
+from .standings import Standing, standings
+from .tiebreaks import TITLES as TIEBREAK_TITLES
+
+SYSTEM_NAMES = {
+    "round-robin": "Round robin",
+    "swiss": "Swiss",
+    "rolling-swiss": "Rolling Swiss",
+    "knockout": "Knockout",
+}
+
+
+def name_of(t: Tournament, player: str) -> str:
+    """An entrant's name (or the id of someone who left the event)."""
+    index = t.seeding.get(player)
+    return t.entrants[index].name if index is not None else player
+
+
+def describe(held: Held) -> list[str]:
+    """The format in plain sentences, for the home page and mails."""
+    c = held.state.config
+    seats = " or ".join(str(n) for n in c.table_sizes)
+    lines = [f"{SYSTEM_NAMES[c.system]} of {c.kind}, tables of {seats}."]
+    if c.system == "swiss":
+        lines.append(f"{c.rounds} rounds; a round closes the moment its last game ends.")
+    if c.system == "round-robin":
+        lines.append("Every game is paired at the start and played at the same time"
+                     + (", twice with seats swapped." if c.rounds == 2 else "."))
+    if c.system == "rolling-swiss":
+        hours = c.pair_max_wait_hours
+        wait = f" or one has waited {hours:g} hours" if hours else ""
+        lines.append(
+            f"No rounds: each player plays {c.games_per_player} games, at most "
+            f"{c.max_concurrent} at once; free players are paired when "
+            f"{c.pair_min_free or c.table_sizes[0]} are free{wait}."
+        )
+    if c.system == "knockout":
+        lines.append("Single elimination, seeded." if c.two_player
+                     else f"The top {c.advance} of each table go on to the next round.")
+    lines.append(f"{c.deadline_hours:g} hours per decision; at a missed deadline "
+                 + ("the house bot moves." if c.timeout_policy == "bot" else "the seat forfeits."))
+    scoring = "game points (the rulebook's series scoring)" if c.scoring == "game-points" else \
+        "places: a win 1, a draw 1/2, tables of n by (n - place) / (n - 1)"
+    lines.append(f"Scored by {scoring}. Tie-breaks: "
+                 + ", ".join(TIEBREAK_TITLES.get(n, n) for n in c.tiebreaks) + ".")
+    lines.append("Rated." if c.rated else "Not rated.")
+    return lines
+
+
+def standings_lines(held: Held, explain: bool = False) -> list[str]:
+    """The standings as text: the tie-break order, one line a player, the arithmetic."""
+    rows = standings(held.state)
+    names = held.state.config.tiebreaks
+    out = [f"{held.row.name} ({held.public_id}): standings after "
+           f"{sum(t.result is not None for t in held.state.tables)} results",
+           "Tie-breaks, in order: " + ", ".join(TIEBREAK_TITLES.get(n, n) for n in names)]
+    for row in rows:
+        breaks = "  ".join(f"{value:g}" for _, value in row.tiebreaks)
+        status = "" if row.status == "active" else f" ({row.status})"
+        out.append(f"{row.place:>4}. {row.name}{status}  {row.points:g}  {breaks}")
+        if explain:
+            out += [f"        {line}" for line in row.lines]
+            if row.why:
+                out.append(f"        {row.why}")
+    return out
+
+
+def plan_lines(held: Held, plan: Plan) -> list[str]:
+    """A pairing preview: each table with its players and penalty, the byes and notes."""
+    t = held.state
+    label = f"round {plan.round}" if plan.round is not None else "free players"
+    out = [f"{held.row.name}: pairing {label} ({plan.algorithm})"]
+    for number, (seats, penalty) in enumerate(zip(plan.tables, plan.penalties, strict=True), 1):
+        out.append(f"  table {number}: " + " v ".join(name_of(t, p) for p in seats))
+        out.append(f"           {penalty}")
+    out += [f"  bye: {name_of(t, b.player)} ({b.points:g} points)" for b in plan.byes]
+    out += [f"  away: {name_of(t, p)} (on vacation, not paired)" for p in plan.away]
+    out += [f"  note: {note}" for note in plan.notes]
+    return out
+
+
+@dataclass(frozen=True)
+class Cell:
+    """One game in a crosstable, from one player's side."""
+
+    game: str
+    text: str
+    annulled: bool
+
+
+def outcome_text(t: Tournament, table: Table, player: str) -> str:
+    """How a game went for one of its players: 1, 1/2, 0, or a place at a table."""
+    if table.annulled is not None:
+        return "annulled"
+    if table.result is None:
+        return "playing"
+    rank = table.result.ranks[table.seats.index(player)]
+    if len(table.seats) == 2:
+        best = min(table.result.ranks)
+        return "½" if table.result.ranks.count(best) == 2 else ("1" if rank == 1 else "0")
+    return f"{rank}/{len(table.seats)}"
+
+
+def crosstable(held: Held) -> dict[str, Any]:
+    """Two players: a grid of results; tables: rounds by tables with places."""
+    t = held.state
+    rows = standings(t)
+    order = [r.player for r in rows]
+    if t.config.two_player:
+        grid = {
+            a: {b: [Cell(tb.game, outcome_text(t, tb, a), tb.annulled is not None)
+                    for tb in t.games_of.get(a, ()) if b in tb.seats]
+                for b in order if b != a}
+            for a in order
+        }
+        return {"kind": "grid", "order": order, "grid": grid, "rows": rows,
+                "names": {p: name_of(t, p) for p in order}}
+    rounds: dict[Any, list[Table]] = {}
+    for table in t.tables:
+        rounds.setdefault(table.round, []).append(table)
+    return {"kind": "tables", "rounds": rounds, "rows": rows,
+            "names": {e.player: e.name for e in t.entrants},
+            "outcome": lambda table, player: outcome_text(t, table, player)}
+
+
+def player_card(held: Held, player: str) -> dict[str, Any]:
+    """One entrant's games, byes and standing."""
+    t = held.state
+    row: Standing | None = next((r for r in standings(t) if r.player == player), None)
+    return {
+        "name": name_of(t, player),
+        "standing": row,
+        "games": [
+            {"table": tb, "outcome": outcome_text(t, tb, player),
+             "opponents": [name_of(t, p) for p in tb.seats if p != player],
+             "seat": tb.seats.index(player)}
+            for tb in t.games_of.get(player, ())
+        ],
+        "byes": [b for b in t.byes if b.player == player],
+    }
+
+
+def next_pairing(held: Held, now: datetime) -> str:
+    """When the next games will be paired, in words."""
+    t = held.state
+    c = t.config
+    if not t.started:
+        return "at the start, when the director starts the event"
+    if t.closed:
+        return "never: the event is over"
+    if c.system == "round-robin":
+        return "every game was paired at the start"
+    if c.system == "rolling-swiss":
+        return "whenever enough players are free"
+    open_games = [tb for tb in t.tables if tb.result is None and tb.annulled is None]
+    return (f"when the last {len(open_games)} games of round {t.last_round()} end"
+            if open_games else "now")

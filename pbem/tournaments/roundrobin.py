@@ -1,0 +1,149 @@
+"""Round-robin schedules: Berger tables for two players, designs or a search for tables."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from .designs import resolvable
+from .history import SEATS, History
+from .seating import Search, improve, seat_order, table_sizes
+
+# Two players: the circle method (the last player fixed, the others turning), which gives every
+# player the first seat in half their games, give or take one; a double round robin repeats the
+# cycle with seats swapped; an odd field adds a free round for each. Tables: a field with a
+# resolvable design (designs.py: 9 or 15 in triples, 16 in fours, 25 in fives, ...) plays its
+# rounds, where every pair meets exactly once; a field that fits one table rotates through every
+# seat; any other field is seated round by round by the seating search (pairs who met, squared),
+# then each round is searched again against all the others. Seats are then assigned to balance each
+# player's seat positions.
+
+REFINE_PASSES = 4
+
+
+@dataclass(frozen=True)
+class Round:
+    """One round of a schedule: tables in seat order, and who sits it out."""
+
+    tables: tuple[tuple[str, ...], ...]
+    out: tuple[str, ...] = ()
+
+
+def berger(players: Sequence[str], double: bool = False) -> tuple[Round, ...]:
+    """Return a two-player round robin by the circle method (double: seats swapped)."""
+    ring: list[str | None] = [*players, None] if len(players) % 2 else list(players)
+    n = len(ring)
+    m = n - 1
+    rounds = []
+    for r in range(m):
+        pairs = [(ring[r], ring[m]) if r % 2 == 0 else (ring[m], ring[r])]
+        pairs += [(ring[(r + i) % m], ring[(r - i) % m]) for i in range(1, n // 2)]
+        tables = tuple((a, b) for a, b in pairs if a is not None and b is not None)
+        out = tuple(p for a, b in pairs if a is None or b is None for p in (a, b) if p is not None)
+        rounds.append(Round(tables, out))
+    if double:
+        rounds += [Round(tuple((b, a) for a, b in rd.tables), rd.out) for rd in rounds]
+    return tuple(rounds)
+
+
+def schedule_history(players: Sequence[str], rounds: Sequence[Round]) -> History:
+    """Return the meetings and seats of the rounds scheduled so far, with no points."""
+    met: dict[str, dict[str, int]] = {p: {} for p in players}
+    seats = {p: [0] * SEATS for p in players}
+    for rd in rounds:
+        for table in rd.tables:
+            for i, player in enumerate(table):
+                seats[player][i] += 1
+                for other in table:
+                    if other != player:
+                        met[player][other] = met[player].get(other, 0) + 1
+    return History(
+        points=dict.fromkeys(players, 0.0), met=met,
+        seats={p: tuple(c) for p, c in seats.items()}, balance=dict.fromkeys(players, 0),
+        byes=dict.fromkeys(players, 0), ratings=dict.fromkeys(players), forbidden=frozenset(),
+        seeding={p: i for i, p in enumerate(players)},
+    )
+
+
+def seated(players: Sequence[str], groups: Sequence[Sequence[str]], done: Sequence[Round]) -> Round:
+    """Return a round of these groups, each seated to balance seat positions so far."""
+    h = schedule_history(players, done)
+    return Round(tuple(seat_order(sorted(g, key=h.seeding.__getitem__), h)[0] for g in groups))
+
+
+def balance_seats(players: Sequence[str], rounds: list[Round]) -> None:
+    """Reseat each table given all the other rounds, until no table changes."""
+    for _ in range(REFINE_PASSES):
+        changed = False
+        for r, rd in enumerate(rounds):
+            h = schedule_history(players, rounds[:r] + rounds[r + 1:])
+            tables = tuple(seat_order(sorted(t, key=h.seeding.__getitem__), h)[0]
+                           for t in rd.tables)
+            if tables != rd.tables:
+                rounds[r], changed = Round(tables, rd.out), True
+        if not changed:
+            return
+
+
+def cut(players: Sequence[str], sizes: Sequence[int]) -> list[list[str]]:
+    """Cut players, in order, into tables of these sizes."""
+    tables, start = [], 0
+    for size in sizes:
+        tables.append(list(players[start:start + size]))
+        start += size
+    return tables
+
+
+def searched(players: Sequence[str], allowed: Sequence[int], count: int | None) -> list[Round]:
+    """Seat rounds one by one by the seating search, then refine each against the others."""
+    n, sizes = len(players), table_sizes(len(players), allowed)
+    count = count or -(-n * (n - 1) // sum(s * (s - 1) for s in sizes))
+    sat_out = dict.fromkeys(players, 0)
+    rounds: list[Round] = []
+    previous: list[tuple[str, ...]] = [tuple(players)]
+    for _ in range(count):
+        h = schedule_history(players, rounds)
+        out = sorted(players, key=lambda p: (sat_out[p], -h.seeding[p]))[:n - sum(sizes)]
+        # Start from the previous round read column-wise, which splits its tables up.
+        where = {p: (table.index(p), t) for t, table in enumerate(previous) for p in table}
+        tables = cut(sorted((p for p in players if p not in out), key=where.__getitem__), sizes)
+        improve(tables, Search(h, use_ratings=False), reach=len(tables))
+        rounds.append(Round(tuple(map(tuple, tables)), tuple(p for p in players if p in out)))
+        for p in out:
+            sat_out[p] += 1
+        previous = [*rounds[-1].tables, rounds[-1].out]
+    for _ in range(REFINE_PASSES):
+        for r, rd in enumerate(rounds):
+            tables = [list(t) for t in rd.tables]
+            h = schedule_history(players, rounds[:r] + rounds[r + 1:])
+            improve(tables, Search(h, use_ratings=False), reach=len(tables))
+            rounds[r] = Round(tuple(map(tuple, tables)), rd.out)
+    return rounds
+
+
+def table_schedule(
+    players: Sequence[str], allowed: Sequence[int], count: int | None
+) -> tuple[Round, ...]:
+    """Return a round robin of tables: each pair meeting as evenly as the sizes allow."""
+    n = len(players)
+    rounds: list[Round] = []
+    design = next((d for size in allowed if (d := resolvable(n, size)) is not None), None)
+    if design is not None and count in (None, len(design)):
+        rounds = [Round(tuple(tuple(players[i] for i in line) for line in parallel))
+                  for parallel in design]
+    elif n in allowed:
+        return tuple(Round((tuple(players[(s + r) % n] for s in range(n)),))
+                     for r in range(count or n))
+    else:
+        rounds = searched(players, allowed, count)
+    balance_seats(players, rounds)
+    return tuple(rounds)
+
+
+def schedule(
+    players: Sequence[str], allowed: Sequence[int], rounds: int | None
+) -> tuple[Round, ...]:
+    """Return the whole round robin of an event, from its seeding order."""
+    if tuple(allowed) == (2,):
+        return berger(players, double=rounds == 2)
+    return table_schedule(players, allowed, rounds)

@@ -1,0 +1,328 @@
+"""Running a tournament: create, register, start, pair and start games, record results, close.
+
+Every change is an event appended to the tournament's log after the pure core has folded
+it (so a refused change writes nothing). Games are started through the play layer like any
+casual game; when one ends, `on_game_end` appends its `result` in the same transaction
+and pairs whatever is due next. `tick` catches up anything a crash left behind.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import secrets
+from collections.abc import Callable, Iterable, Mapping
+from datetime import datetime, timedelta
+from typing import Any
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+import engine
+
+from .. import clock
+from ..context import Context
+from ..errors import PbemError, Rejected
+from ..log import dice, store
+from ..log.chain import GENESIS, now_text
+from ..log.games import Loaded, load
+from ..models import Game, Player, Tournament, TournamentEntrant, TournamentSecret
+from ..play.start import start_game
+from . import formats, log, mails
+from .config import check_fits, parse_config
+from .errors import TournamentError
+from .export import standings_hash
+from .fold import fold
+from .log import Held
+from .model import Event
+from .model import Tournament as State
+from .plans import Plan
+
+PAIRINGS_PER_TICK = 64  # a round robin pairs a round at a time; bounded so a tick ends
+
+
+def record(session: Session, held: Held, kind: str, payload: dict[str, Any]) -> Held:
+    """Fold the event onto the tournament; append it only if the core accepts it."""
+    return checked_append(session, held.row, held.events, kind, payload)
+
+
+def checked_append(
+    session: Session, row: Tournament, events: tuple[Event, ...], kind: str, payload: dict[str, Any]
+) -> Held:
+    """Append an event to a log after checking that the log still folds with it."""
+    at = now_text()
+    event = Event(row.head_seq + 1, kind, payload, datetime.fromisoformat(at))
+    try:
+        state = fold((*events, event))
+    except TournamentError as e:
+        raise Rejected(str(e)) from e
+    log.append(session, row, kind, payload, at=at)
+    row.updated_at = clock.utcnow()
+    return Held(row, state, (*events, event))
+
+
+def game_points_by_default(kind: str, options: Mapping[str, Any]) -> bool:
+    """Whether the rulebook scores a series by game points: Mad Dog, and Race with its Dog."""
+    return kind == "mad-dog" or (kind == "martian-race" and bool(options.get("mad_dog")))
+
+
+def create(session: Session, director: Player, fields: Mapping[str, Any]) -> Held:
+    """Set up an event from a director's choices; Rejected names what does not fit."""
+    kind = str(fields.get("kind", ""))
+    try:
+        rules = engine.rules_for(kind)
+        resolved = rules.resolve_options(fields.get("options") or {}, fields.get("preset"))
+    except engine.RulesError as e:
+        raise Rejected(str(e)) from e
+    seats = tuple(rules.seats)
+    default_sizes = [2] if 2 in seats else list(seats)
+    seed = dice.new_seed()
+    payload = {
+        "name": " ".join(str(fields.get("name") or "").split())[:100],
+        **{k: v for k, v in fields.items() if k not in ("name", "director") and v is not None},
+        "table_sizes": list(fields.get("table_sizes") or default_sizes),
+        "scoring": fields.get("scoring")
+        or {"by": "game-points" if game_points_by_default(kind, resolved) else "places"},
+        "director": str(director.id),
+        "commitment": dice.commitment(seed),
+    }
+    if not payload["name"]:
+        raise Rejected("give the tournament a name")
+    try:
+        config = parse_config(payload)
+        check_fits(config, seats)
+    except TournamentError as e:
+        raise Rejected(str(e)) from e
+    now = clock.utcnow()
+    row = Tournament(
+        public_id=new_public_id(session),
+        name=config.name,
+        kind=kind,
+        system=config.system,
+        status="registering",
+        director_id=director.id,
+        head_seq=-1,
+        head_hash=GENESIS,
+        created_at=now,
+        updated_at=now,
+    )
+    session.add(row)
+    session.flush()
+    session.add(TournamentSecret(tournament_id=row.id, seed=seed))
+    return checked_append(session, row, (), "create", payload)
+
+
+def new_public_id(session: Session) -> str:
+    """A short random tournament id that is not taken."""
+    while True:
+        candidate = "t" + secrets.token_hex(4)
+        if session.scalar(select(Tournament.id).where(Tournament.public_id == candidate)) is None:
+            return candidate
+
+
+def register(session: Session, held: Held, player: Player, rating: float | None = None) -> Held:
+    """Enter a player (refused twice, after the start or once registration closed)."""
+    if player.id in entrant_ids(session, held.row, ("active",)):
+        raise Rejected(f"{player.name} is already registered for {held.row.name}")
+    held = record(
+        session, held, "register", {"player": str(player.id), "name": player.name, "rating": rating}
+    )
+    session.merge(TournamentEntrant(tournament_id=held.row.id, player_id=player.id,
+                                    status="active"))
+    return held
+
+
+def entrant_ids(session: Session, row: Tournament, statuses: Iterable[str]) -> set[int]:
+    """The players entered with one of these statuses."""
+    query = select(TournamentEntrant.player_id).where(
+        TournamentEntrant.tournament_id == row.id, TournamentEntrant.status.in_(list(statuses))
+    )
+    return set(session.scalars(query))
+
+
+def set_status(session: Session, held: Held, player: str, status: str) -> None:
+    """Keep the entrants cache in step with the log."""
+    session.merge(TournamentEntrant(tournament_id=held.row.id, player_id=int(player),
+                                    status=status))
+
+
+def seeding_order(state: State, seed: str) -> list[str]:
+    """Active entrants by rating, highest first; the committed seed orders equal ratings.
+
+    The order of equals is HMAC-SHA256(seed, "seeding:" + player id), so anyone can check
+    it once the close event reveals the seed.
+    """
+    def key(entrant: Any) -> tuple[float, str]:
+        mac = hmac.new(bytes.fromhex(seed), f"seeding:{entrant.player}".encode(), hashlib.sha256)
+        rating = entrant.rating if entrant.rating is not None else float("-inf")
+        return (-rating, mac.hexdigest())
+
+    return [e.player for e in sorted(state.entrants, key=key) if e.active]
+
+
+def start(session: Session, ctx: Context, held: Held, now: datetime) -> Held:
+    """Close registration, fix the seeding, and pair whatever is due."""
+    if held.state.started:
+        raise Rejected(f"{held.row.name} has already started")
+    secret = session.get(TournamentSecret, held.row.id)
+    assert secret is not None
+    held = record(session, held, "start", {"entrants": seeding_order(held.state, secret.seed)})
+    held.row.status = "running"
+    return tick(session, ctx, held, now)
+
+
+def away_players(session: Session, held: Held, now: datetime) -> frozenset[str]:
+    """Active entrants on vacation right now: they are not paired."""
+    ids = [int(p) for p in held.state.active()]
+    players = list(session.scalars(select(Player).where(Player.id.in_(ids)))) if ids else []
+    return frozenset(str(p.id) for p in players if clock.is_away(p, now))
+
+
+def weekly(state: State, now: datetime) -> bool:
+    """Whether an event without rounds is due a weekly summary (after its first week)."""
+    started = state.started_at
+    return (state.config.system in ("round-robin", "rolling-swiss") and started is not None
+            and now - started >= timedelta(days=7))
+
+
+def tick(
+    session: Session, ctx: Context, held: Held, now: datetime, *, summaries: bool = True
+) -> Held:
+    """Record results a crash missed, pair what is due, close a finished event, and send
+    the weekly summary of an event without rounds (`summaries` False: not from a game's end).
+    """
+    if held.state.closed:
+        return held
+    held = catch_up(session, ctx, held)
+    for _ in range(PAIRINGS_PER_TICK):
+        due = formats.plan(held.state, now, away_players(session, held, now))
+        if due is None:
+            break
+        held = pair(session, ctx, held, due)
+    if held.state.started and formats.is_over(held.state):
+        held = close(session, ctx, held)
+    elif summaries and weekly(held.state, now):
+        week = now.isocalendar()
+        mails.queue_summary(session, ctx, held, "the week's standings",
+                            f"w{week.year}-{week.week:02d}")
+    return held
+
+
+def pair(session: Session, ctx: Context, held: Held, plan: Plan) -> Held:
+    """Start a game per table of the plan, then log the pairing with the games' ids."""
+    config = held.state.config
+    games = []
+    for seats in plan.tables:
+        players = [session.get(Player, int(p)) for p in seats]
+        loaded = start_game(
+            session,
+            ctx,
+            config.kind,
+            [(p.email, p.name) for p in players if p is not None],
+            options=dict(config.options),
+            preset=config.preset,
+            deadline_hours=max(1, round(config.deadline_hours)),
+            timeout_policy=config.timeout_policy,
+            tournament_id=held.row.id,
+        )
+        games.append(loaded.game.public_id)
+    held = record(session, held, "pair", plan.payload(games))
+    if plan.round is not None and plan.round > 1 and config.system != "round-robin":
+        mails.queue_summary(session, ctx, held, f"round {plan.round} is paired", f"r{plan.round}")
+    return held
+
+
+def close(session: Session, ctx: Context, held: Held) -> Held:
+    """Log the final standings' hash and reveal the seeding seed."""
+    secret = session.get(TournamentSecret, held.row.id)
+    payload = {"standings": standings_hash(held.state), "seed": secret.seed if secret else None}
+    held = record(session, held, "close", payload)
+    held.row.status = "closed"
+    mails.queue_summary(session, ctx, held, "the final standings", "final")
+    return held
+
+
+def result_payload(session: Session, loaded: Loaded) -> dict[str, Any] | None:
+    """A finished game's `result` (None when it was aborted: that is an annulment)."""
+    outcome = loaded.outcome
+    if outcome is None:
+        return None
+    timeouts = [e for e in store.entries(session, loaded.game) if e.kind == "timeout"]
+    flags = []
+    if timeouts:
+        flags.append("timeout")
+        if any(e.payload.get("action") is None for e in timeouts):
+            flags.append("forfeit")
+        if any(e.payload.get("action") for e in timeouts):
+            flags.append("bot")
+    if loaded.ruling is not None:
+        flags.append("adjudicated")
+    return {
+        "game": loaded.game.public_id,
+        "ranks": list(outcome.ranks),
+        "scores": list(outcome.scores) if outcome.scores is not None else None,
+        "flags": flags,
+        "timed_out": sorted({int(e.seat) for e in timeouts if e.seat is not None}),
+        "finished_at": now_text(),
+        "head": loaded.game.head_hash,
+    }
+
+
+def record_result(session: Session, held: Held, loaded: Loaded) -> Held:
+    """Append a game's result once (an aborted game is annulled instead)."""
+    table = held.state.by_game.get(loaded.game.public_id)
+    if table is None or table.result is not None or table.annulled is not None:
+        return held
+    payload = result_payload(session, loaded)
+    if payload is None:
+        ruling = loaded.ruling
+        return record(session, held, "director", {
+            "by": ruling.by if ruling else "the server", "action": "annul",
+            "game": loaded.game.public_id,
+            "reason": ruling.text if ruling else "the game ended without a result",
+        })
+    return record(session, held, "result", payload)
+
+
+def catch_up(session: Session, ctx: Context, held: Held) -> Held:
+    """Record the result of every game of the event that ended without one."""
+    pending = [t.game for t in held.state.tables if t.result is None and t.annulled is None]
+    if not pending:
+        return held
+    ended = session.scalars(
+        select(Game.public_id).where(Game.public_id.in_(pending), Game.status != "active")
+    )
+    for public_id in sorted(ended):
+        held = record_result(session, held, load(session, public_id))
+    return held
+
+
+def on_game_end(session: Session, ctx: Context, loaded: Loaded) -> None:
+    """The game-end hook: record a tournament game's result and pair what is now due."""
+    if loaded.game.tournament_id is None:
+        return
+    row = session.get(Tournament, loaded.game.tournament_id)
+    if row is None:
+        return
+    held = log.load(session, row.public_id, for_update=True)
+    held = record_result(session, held, loaded)
+    tick(session, ctx, held, clock.utcnow(), summaries=False)
+
+
+
+def tick_all(run: Callable[[Callable[[Session], Any]], Any], ctx: Context,
+             now: datetime) -> list[str]:
+    """Tick every running tournament, each in its own transaction; the errors in words."""
+    ids = run(lambda s: list(s.scalars(select(Tournament.public_id)
+                                       .where(Tournament.status == "running"))))
+    errors = []
+    for public_id in ids:
+
+        def one(session: Session, public_id: str = public_id) -> Held:
+            return tick(session, ctx, log.load(session, public_id, for_update=True), now)
+
+        try:
+            run(one)
+        except (PbemError, TournamentError) as e:
+            errors.append(f"tournament {public_id}: {e}")
+    return errors

@@ -1,0 +1,94 @@
+"""The tournaments' JSON API: list, one event, standings, results, games; create and enter."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Blueprint, jsonify
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from .. import clock
+from ..models import Tournament
+from ..ratings.current import rating_of
+from ..services import services
+from ..tournaments import formats, reports, service
+from ..tournaments.export import results, standings_rows
+from ..tournaments.log import Held, load
+from ..tournaments.standings import standings
+from .api import api_player, body
+
+bp = Blueprint("tournament_api", __name__, url_prefix="/api/tournaments")
+
+
+def summary(held: Held) -> dict[str, Any]:
+    """What a list or a home page says of an event."""
+    t, now = held.state, clock.utcnow()
+    end = formats.forecast_end(t, now)
+    return {
+        "id": held.public_id, "name": held.row.name, "kind": held.row.kind,
+        "system": held.row.system, "status": held.row.status,
+        "format": reports.describe(held), "entrants": len(t.entrants),
+        "games": len(t.tables), "next_pairing": reports.next_pairing(held, now),
+        "forecast_end": end.isoformat() if end else None,
+    }
+
+
+@bp.get("")
+def index() -> Any:
+    """Every tournament."""
+    with services().db.read() as session:
+        ids = list(session.scalars(select(Tournament.public_id)
+                                   .order_by(Tournament.created_at.desc())))
+        return jsonify([summary(load(session, i)) for i in ids])
+
+
+@bp.post("")
+def create() -> Any:
+    """Create an event: the same fields as the new-tournament form, as JSON."""
+    svc, data = services(), body()
+
+    def work(session: Session) -> dict[str, Any]:
+        return summary(service.create(session, api_player(session), data))
+
+    return jsonify(svc.write(work)), 201
+
+
+@bp.get("/<public_id>")
+def show(public_id: str) -> Any:
+    """One event with its standings."""
+    with services().db.read() as session:
+        held = load(session, public_id)
+        return jsonify({**summary(held), "standings": standings_rows(standings(held.state))})
+
+
+@bp.get("/<public_id>/results")
+def results_json(public_id: str) -> Any:
+    """The results export: enough to recompute the standings and check the pairings."""
+    with services().db.read() as session:
+        held = load(session, public_id)
+        return jsonify(results(held.state, held.public_id))
+
+
+@bp.post("/<public_id>/register")
+def register(public_id: str) -> Any:
+    """Enter the player the API token (or browser session) names."""
+    svc = services()
+
+    def work(session: Session) -> dict[str, Any]:
+        held = load(session, public_id, for_update=True)
+        player = api_player(session)
+        held = service.register(session, held, player,
+                                rating_of(session, player.id, held.row.kind))
+        return {"registered": str(player.id), "entrants": len(held.state.entrants)}
+
+    return jsonify(svc.write(work)), 201
+
+
+@bp.get("/<public_id>/games")
+def games(public_id: str) -> Any:
+    """Every game of the event with its round, seats and result."""
+    with services().db.read() as session:
+        held = load(session, public_id)
+        return jsonify(results(held.state, held.public_id)["games"])
+

@@ -1,0 +1,246 @@
+"""Tournament pages: the list, a new event, home, registration, standings, crosstable, games."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Blueprint, Response, flash, redirect, render_template, request, url_for
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+import engine
+
+from .. import clock
+from ..errors import Forbidden, NotFound, PbemError, Rejected
+from ..log.games import load as load_game
+from ..models import Player, Tournament
+from ..play.start import player_for
+from ..ratings.current import rating_of
+from ..services import services
+from ..tournaments import directing, exports, formats, mails, reports, service
+from ..tournaments.log import Held, load
+from ..tournaments.standings import standings
+from ..tournaments.tiebreaks import TITLES
+from .helpers import current_player
+
+bp = Blueprint("tournaments", __name__, url_prefix="/tournaments")
+
+FORM_FIELDS = ("rounds", "games_per_player", "max_concurrent", "pair_min_free", "advance")
+
+
+@bp.get("/")
+def index() -> str:
+    """Every tournament, running ones first."""
+    with services().db.read() as session:
+        rows = list(session.scalars(select(Tournament).order_by(Tournament.updated_at.desc())))
+        order = {"running": 0, "registering": 1, "closed": 2}
+        rows.sort(key=lambda r: order.get(r.status, 3))
+        return render_template("tournaments/index.html", rows=rows,
+                               player=current_player(session))
+
+
+def fields_from(form: Any) -> dict[str, Any]:
+    """The new-tournament form as the service's fields."""
+    def whole(name: str) -> int | None:
+        text = form.get(name, "").strip()
+        if not text:
+            return None
+        if not text.isdigit():
+            raise Rejected(f"{name.replace('_', ' ')} must be a whole number, not {text!r}")
+        return int(text)
+
+    def hours(name: str) -> float | None:
+        text = form.get(name, "").strip()
+        try:
+            return float(text) if text else None
+        except ValueError as e:
+            raise Rejected(f"{name.replace('_', ' ')} must be a number of hours") from e
+
+    sizes = [int(n) for n in form.getlist("table_sizes") if n.isdigit()]
+    return {
+        "name": form.get("name", ""),
+        "system": form.get("system", ""),
+        "kind": form.get("kind", ""),
+        "preset": form.get("preset") or None,
+        "table_sizes": sizes or None,
+        **{name: whole(name) for name in FORM_FIELDS},
+        "pair_max_wait_hours": hours("pair_max_wait_hours"),
+        "deadline_hours": hours("deadline_hours") or 72.0,
+        "timeout_policy": form.get("timeout_policy", "forfeit"),
+        "rated": form.get("rated") == "on",
+    }
+
+
+@bp.route("/new", methods=["GET", "POST"])
+def new() -> Any:
+    """A director sets up an event; it opens for registration."""
+    svc = services()
+    with svc.db.read() as session:
+        player = current_player(session)
+    if player is None:
+        return redirect(url_for("auth.signin", next=request.path))
+    error = None
+    if request.method == "POST":
+        try:
+            def work(session: Session) -> str:
+                director = current_player(session)
+                assert director is not None
+                return service.create(session, director, fields_from(request.form)).public_id
+
+            public_id = svc.write(work)
+            flash("The tournament is open for registration: share its page.")
+            return redirect(url_for("tournaments.home", public_id=public_id), code=303)
+        except PbemError as e:
+            error = str(e)
+    kinds = [(k, engine.rules_for(k)) for k in engine.GAMES]
+    return render_template("tournaments/new.html", kinds=kinds, form=request.form,
+                           error=error), (422 if error else 200)
+
+
+def held_or_404(session: Session, public_id: str) -> Held:
+    """A tournament by id."""
+    return load(session, public_id)
+
+
+@bp.get("/<public_id>")
+def home(public_id: str) -> str:
+    """Format, rules, deadlines, the next pairing, the forecast end, entrants, links."""
+    with services().db.read() as session:
+        held = held_or_404(session, public_id)
+        player = current_player(session)
+        now = clock.utcnow()
+        entered = player is not None and str(player.id) in held.state.seeding
+        return render_template(
+            "tournaments/home.html", held=held, t=held.state, player=player, entered=entered,
+            describe=reports.describe(held), next_pairing=reports.next_pairing(held, now),
+            forecast=formats.forecast_end(held.state, now),
+            director=session.get(Player, held.row.director_id),
+            directs=directing.may_direct(held, player),
+            rows=standings(held.state)[:10],
+            away=[reports.name_of(held.state, p) for p in mails.last_away(held)],
+        )
+
+
+@bp.post("/<public_id>/register")
+def register(public_id: str) -> Any:
+    """Enter the signed-in player now, or mail a registration link to an address."""
+    svc = services()
+
+    def work(session: Session) -> str:
+        held = load(session, public_id, for_update=True)
+        player = current_player(session)
+        email = request.form.get("email", "").strip()
+        if player is not None and (not email or email.lower() == player.email):
+            service.register(session, held, player, rating_of(session, player.id, held.row.kind))
+            return f"You are entered in {held.row.name}."
+        mails.queue_registration(session, svc.ctx, held, player_for(session, email).email)
+        return f"A registration link went to {email}: open it to confirm."
+
+    flash(svc.write(work))
+    return redirect(url_for("tournaments.home", public_id=public_id), code=303)
+
+
+@bp.route("/register/<token>", methods=["GET", "POST"])
+def register_link(token: str) -> Any:
+    """The mailed link: GET shows a button (mail scanners open links); POST enters."""
+    svc = services()
+    public_id, email = svc.signer.read_register_token(token)
+    if request.method != "POST":
+        with svc.db.read() as session:
+            held = load(session, public_id)
+            return render_template("tournaments/register.html", held=held, email=email,
+                                   token=token)
+
+    def work(session: Session) -> None:
+        held = load(session, public_id, for_update=True)
+        player = player_for(session, email)
+        service.register(session, held, player, rating_of(session, player.id, held.row.kind))
+
+    svc.write(work)
+    flash(f"{email} is entered. Game invitations come by mail once the event starts.")
+    return redirect(url_for("tournaments.home", public_id=public_id), code=303)
+
+
+@bp.post("/<public_id>/withdraw")
+def withdraw(public_id: str) -> Any:
+    """A signed-in entrant leaves (their unfinished games are resigned once it started)."""
+    svc = services()
+    if request.form.get("confirm") != "yes":
+        raise Rejected("tick the box to confirm that you withdraw")
+
+    def work(session: Session) -> None:
+        held = load(session, public_id, for_update=True)
+        player = current_player(session)
+        if player is None or str(player.id) not in held.state.seeding:
+            raise Forbidden("sign in as an entrant to withdraw")
+        directing.withdraw(session, svc.ctx, held, str(player.id), "withdrew themselves")
+
+    svc.write(work)
+    flash("You have withdrawn.")
+    return redirect(url_for("tournaments.home", public_id=public_id), code=303)
+
+
+@bp.get("/<public_id>/standings")
+def standings_page(public_id: str) -> str:
+    """Standings with tie-break columns, each player's arithmetic and why ties fell."""
+    with services().db.read() as session:
+        held = held_or_404(session, public_id)
+        return render_template("tournaments/standings.html", held=held,
+                               rows=standings(held.state), titles=TITLES)
+
+
+@bp.get("/<public_id>/crosstable")
+def crosstable(public_id: str) -> str:
+    """A grid of results (two players), or rounds by tables (multiplayer)."""
+    with services().db.read() as session:
+        held = held_or_404(session, public_id)
+        return render_template("tournaments/crosstable.html", held=held,
+                               table=reports.crosstable(held))
+
+
+@bp.get("/<public_id>/games")
+def pairings(public_id: str) -> str:
+    """Every game by round: who plays, whose turn it is and until when."""
+    with services().db.read() as session:
+        held = held_or_404(session, public_id)
+        games = []
+        for table in reversed(held.state.tables):
+            loaded = load_game(session, table.game)
+            awaited = loaded.awaited()
+            deadline = clock.deadline_of(loaded.game, [loaded.player(s) for s in awaited])
+            games.append({"table": table, "status": loaded.game.status,
+                          "names": [reports.name_of(held.state, p) for p in table.seats],
+                          "waiting": [loaded.player(s).name for s in awaited],
+                          "deadline": deadline})
+        return render_template("tournaments/games.html", held=held, games=games)
+
+
+@bp.get("/<public_id>/players/<player>")
+def player_card(public_id: str, player: str) -> str:
+    """One entrant's games, byes and standing."""
+    with services().db.read() as session:
+        held = held_or_404(session, public_id)
+        if player not in held.state.seeding:
+            raise NotFound(f"{player!r} is not an entrant of {held.row.name}")
+        return render_template("tournaments/player.html", held=held,
+                               card=reports.player_card(held, player))
+
+
+EXPORTS = {
+    "standings.csv": ("csv", "text/csv"),
+    "results.json": ("results", "application/json"),
+    "deadlines.ics": ("ics", "text/calendar"),
+    "log.jsonl": ("log", "application/x-ndjson"),
+}
+
+
+@bp.get("/<public_id>/<any('standings.csv', 'results.json', 'deadlines.ics', 'log.jsonl'):name>")
+def export(public_id: str, name: str) -> Response:
+    """The exports: standings CSV, results JSON, deadlines ICS, the event log."""
+    what, mimetype = EXPORTS[name]
+    svc = services()
+    with svc.db.read() as session:
+        held = held_or_404(session, public_id)
+        body = exports.export_text(session, svc.settings.base_url, held, what)
+    return Response(body, mimetype=mimetype,
+                    headers={"Content-Disposition": f'inline; filename="{public_id}-{name}"'})

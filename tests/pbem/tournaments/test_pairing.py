@@ -1,0 +1,111 @@
+"""Two-player Swiss pairing: rematches, byes, first seats, kept-apart pairs, large fields."""
+
+from __future__ import annotations
+
+import itertools
+
+import pytest
+
+from pbem.tournaments import pairing
+from pbem.tournaments.formats import plan
+from pbem.tournaments.history import history
+
+from .logs import Log
+
+
+def players(n: int) -> list[str]:
+    return [f"p{i:02d}" for i in range(1, n + 1)]
+
+
+def swiss(n: int, rounds: int = 5) -> Log:
+    return Log("swiss", rounds=rounds).register(*players(n)).start()
+
+
+def play(log: Log, outcomes: itertools.cycle[list[int]] | None = None) -> list[tuple[str, ...]]:
+    """Pair the next round from the plan; the first seat wins unless `outcomes` say else."""
+    p = plan(log.tournament(), log.now)
+    assert p is not None
+    games = log.pair(p.round, p.tables, [(b.player, b.points) for b in p.byes])
+    for game in games:
+        log.result(game, next(outcomes) if outcomes else [1, 2])
+    return list(p.tables)
+
+
+def test_round_one_pairs_the_top_half_against_the_bottom_half():
+    log = swiss(8)
+    tables = play(log)
+    assert sorted(tuple(sorted(t)) for t in tables) == [
+        ("p01", "p05"), ("p02", "p06"), ("p03", "p07"), ("p04", "p08")]
+
+
+def test_swiss_avoids_rematches_while_it_can():
+    log = swiss(8, rounds=7)
+    met: set[frozenset[str]] = set()
+    for _ in range(7):
+        for table in play(log):
+            pair = frozenset(table)
+            assert pair not in met
+            met.add(pair)
+    assert len(met) == 28  # seven rounds of eight: everyone met everyone once
+
+
+def test_a_rematch_happens_only_when_nothing_else_pairs_everyone():
+    log = swiss(2, rounds=2)
+    play(log)
+    assert play(log) in ([("p01", "p02")], [("p02", "p01")])
+
+
+def test_the_bye_goes_to_the_lowest_score_without_one():
+    log = swiss(5)
+    p = plan(log.tournament(), log.now)
+    assert p is not None and [b.player for b in p.byes] == ["p05"]
+    assert p.byes[0].points == 1
+    assert p.notes == ("P05 gets the bye (1 point): the lowest score among those with the "
+                       "fewest byes",)
+    play(log)
+    p = plan(log.tournament(), log.now)
+    assert p is not None
+    (bye,) = p.byes
+    h = history(log.tournament())
+    lowest = min(h.points[q] for q in players(5) if q != "p05")
+    assert bye.player != "p05" and h.points[bye.player] == lowest
+
+
+@pytest.mark.parametrize(("n", "rounds"), [(10, 6), (16, 7), (21, 8), (40, 9)])
+def test_first_seats_stay_balanced(n, rounds):
+    outcomes = itertools.cycle([[1, 2], [2, 1], [1, 1], [2, 1], [1, 2], [2, 1], [1, 2]])
+    log = swiss(n, rounds=rounds)
+    for _ in range(rounds):
+        play(log, outcomes)
+    balance = history(log.tournament()).balance.values()
+    # FIDE's absolute rule: never more than two first seats over second seats, or under.
+    assert max(map(abs, balance)) <= 2
+    assert sum(abs(b) == 2 for b in balance) <= n // 5
+
+
+def test_the_director_keeps_a_pair_apart():
+    log = swiss(4).director("forbid", players=["p01", "p03"])
+    tables = play(log)
+    assert frozenset(("p01", "p03")) not in {frozenset(t) for t in tables}
+
+
+@pytest.mark.parametrize(("a", "b", "cost"), [
+    (0, 0, 0), (1, -1, 0), (1, 0, 0), (1, 1, 1), (2, 2, 4), (-1, -1, 1), (2, -2, 0),
+])
+def test_the_seat_cost_counts_the_imbalance_left_after_the_better_seating(a, b, cost):
+    assert pairing.seat_cost(a, b) == cost
+
+
+def test_a_large_field_is_paired_on_a_sparse_graph_without_rematches():
+    log = swiss(200, rounds=4)
+    for _ in range(3):
+        play(log)
+    t = log.tournament()
+    h = history(t)
+    order = h.by_standing(t.active())
+    edges = pairing.edges(order, h, pairing.WINDOW)
+    assert len(edges) < 200 * 199 // 2 // 4
+    pairs = pairing.pair_players(order, h)
+    assert sorted(itertools.chain.from_iterable(pairs)) == sorted(order)
+    assert not any(h.times_met(a, b) for a, b in pairs)
+    assert max(abs(h.points[a] - h.points[b]) for a, b in pairs) <= 1

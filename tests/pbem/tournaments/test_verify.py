@@ -1,0 +1,104 @@
+"""`verify` re-derives every pair event and names the first one that differs, and how."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import pytest
+
+from pbem.tournaments.export import standings_hash
+from pbem.tournaments.model import Event
+from pbem.tournaments.verify import verify
+
+from .logs import Log
+from .simulate import run
+
+
+def players(n: int) -> list[str]:
+    return [f"p{i:02d}" for i in range(1, n + 1)]
+
+
+def swiss_log() -> Log:
+    return run(Log("swiss", rounds=4).register(*players(7)).start(), seed=3)
+
+
+def pair_events(log: Log) -> list[Event]:
+    return [e for e in log.events if e.kind == "pair"]
+
+
+def altered(log: Log, seq: int, **payload: object) -> list[Event]:
+    event = log.events[seq]
+    changed = replace(event, payload={**event.payload, **payload})
+    return [changed if e.seq == seq else e for e in log.events]
+
+
+@pytest.mark.parametrize(("system", "sizes", "n", "create"), [
+    ("swiss", (2,), 7, {"rounds": 4}),
+    ("swiss", (4, 5), 13, {"rounds": 3}),
+    ("round-robin", (3,), 9, {}),
+    ("rolling-swiss", (2,), 9, {"games_per_player": 4, "max_concurrent": 2, "pair_min_free": 4,
+                                "pair_max_wait_hours": 12}),
+    ("knockout", (2,), 6, {}),
+    ("knockout", (4,), 10, {"advance": 2}),
+])
+def test_a_log_paired_by_the_plan_verifies(system, sizes, n, create):
+    log = run(Log(system, table_sizes=sizes, **create).register(*players(n)).start(), seed=1)
+    assert verify(log.events) is None
+
+
+def test_swapped_seats_are_named_with_the_seq_and_the_table():
+    log = swiss_log()
+    second = pair_events(log)[1]
+    tables = [dict(t) for t in second.payload["tables"]]
+    tables[0]["seats"] = list(reversed(tables[0]["seats"]))
+    mismatch = verify(altered(log, second.seq, tables=tables))
+    assert mismatch is not None and mismatch.seq == second.seq
+    assert mismatch.problem.startswith(f"table 1 (game {tables[0]['game']}) seats ")
+    assert str(mismatch).startswith(f"event {second.seq}: table 1")
+
+
+def test_a_changed_bye_is_named():
+    log = swiss_log()
+    first = pair_events(log)[0]
+    byes = [{"player": first.payload["byes"][0]["player"], "points": 0.5}]
+    mismatch = verify(altered(log, first.seq, byes=byes))
+    assert mismatch is not None and mismatch.seq == first.seq and "byes" in mismatch.problem
+
+
+def test_a_changed_inputs_hash_is_named():
+    log = swiss_log()
+    first = pair_events(log)[0]
+    mismatch = verify(altered(log, first.seq, inputs="f" * 64))
+    assert mismatch is not None and mismatch.problem.startswith("inputs hash " + "f" * 64)
+
+
+def test_a_pairing_nobody_asked_for_is_named():
+    log = Log("swiss", rounds=1).register(*players(4)).start()
+    run(log, seed=2)
+    log.pair(2, [["p01", "p02"]])
+    mismatch = verify(log.events)
+    assert mismatch is not None and "no pairing was due" in mismatch.problem
+
+
+def test_another_algorithm_is_named_rather_than_guessed():
+    log = swiss_log()
+    first = pair_events(log)[0]
+    mismatch = verify(altered(log, first.seq, algorithm="elsewhere/7"))
+    assert mismatch is not None and "'elsewhere/7'" in mismatch.problem
+
+
+def test_the_close_must_carry_the_standings_hash():
+    log = swiss_log()
+    good = standings_hash(log.tournament())
+    log.add("close", {"standings": good})
+    assert verify(log.events) is None
+    mismatch = verify(altered(log, log.events[-1].seq, standings="0" * 64))
+    assert mismatch is not None and mismatch.problem == f"standings hash {'0' * 64}, derived {good}"
+
+
+def test_a_log_that_does_not_fold_is_reported_at_its_seq():
+    log = swiss_log()
+    log.add("promote", {})
+    mismatch = verify(log.events)
+    assert mismatch is not None and mismatch.seq == log.events[-1].seq
+    assert "does not fold" in mismatch.problem
