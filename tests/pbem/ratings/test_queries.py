@@ -1,0 +1,137 @@
+"""Leaderboards, head-to-head records and recent games read from rebuilt ratings."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+
+import pytest
+
+from pbem.ratings import fold, queries
+from pbem.ratings.games import OVERALL, RatedGame, Seat, Status
+from pbem.ratings.state import Ratings
+from tests.pbem.ratings.randomgames import random_games
+
+DAY = timedelta(days=1)
+T0 = datetime(2026, 1, 1, tzinfo=UTC)
+
+
+def played(game_id: str, day: float, *seats: Seat, kind: str = "martian-dice",
+           status: Status = Status.RATED) -> RatedGame:
+    return RatedGame(game_id, kind, T0 + day * DAY, seats, status)
+
+
+@pytest.fixture
+def ratings() -> Ratings:
+    return fold.rebuild([
+        played("g1", 0, Seat("ann", 1), Seat("bob", 2), Seat("cat", 2), Seat(None, 4)),
+        played("g2", 10, Seat("ann", 2), Seat("bob", 1)),
+        played("g3", 20, Seat("ann", 1), Seat("bob", 1), kind="mars"),
+        played("g4", 30, Seat("bob", 1), Seat("ann", 2), Seat("dan", 3), kind="mars"),
+        played("g5", 40, Seat("ann", 1), Seat("bob", 2), status=Status.ANNULLED),
+        played("g6", 50, Seat("cat", 1, timed_out=True), Seat("ann", 2)),
+        played("g7", 60, Seat("eve", 1), Seat("dan", 2), kind="mars"),
+    ])
+
+
+def test_head_to_head_counts_games_above_level_and_below_per_kind_and_overall(ratings):
+    records = queries.head_to_head(ratings, "ann")
+    assert [(r.opponent, r.pool, r.games, r.wins, r.draws, r.losses) for r in records] == [
+        ("bob", OVERALL, 4, 1, 1, 2),  # g1 won, g2 lost, g3 drawn, g4 lost; g5 was annulled
+        ("bob", "mars", 2, 0, 1, 1),
+        ("bob", "martian-dice", 2, 1, 0, 1),
+        ("cat", OVERALL, 2, 2, 0, 0),  # g1 won; g6 won, as cat timed out
+        ("cat", "martian-dice", 2, 2, 0, 0),
+        ("dan", OVERALL, 1, 1, 0, 0),
+        ("dan", "mars", 1, 1, 0, 0),
+    ]
+
+
+def test_head_to_head_of_a_player_without_games_is_empty(ratings):
+    assert queries.head_to_head(ratings, "nobody") == ()
+
+
+def test_head_to_head_records_mirror_each_other():
+    ratings = fold.rebuild(random_games(8, 200))
+    for record in queries.head_to_head(ratings, "p03"):
+        back = next(
+            r for r in queries.head_to_head(ratings, record.opponent)
+            if (r.opponent, r.pool) == ("p03", record.pool)
+        )
+        assert (back.games, back.wins, back.draws, back.losses) == (
+            record.games, record.losses, record.draws, record.wins
+        )
+
+
+def test_the_leaderboard_ranks_by_shown_rating(ratings):
+    rows = queries.leaderboard(ratings, OVERALL)
+    shown = [r.standing.display for r in rows]
+    assert shown == sorted(shown, reverse=True)
+    assert {r.standing.player for r in rows} == {"ann", "bob", "cat", "dan", "eve"}
+    assert [r.place for r in rows] == [1, 2, 3, 4, 5]
+
+
+def test_the_active_filter_keeps_players_who_played_within_the_days_given(ratings):
+    now = T0 + 65 * DAY
+    rows = queries.leaderboard(ratings, "mars", now=now, active_days=30)
+    assert {r.standing.player for r in rows} == {"dan", "eve"}  # ann and bob last played day 30
+    assert [r.place for r in rows] == [1, 2]
+    everyone = queries.leaderboard(ratings, "mars", now=now, active_days=35)  # day 30 counts
+    assert {r.standing.player for r in everyone} == {"ann", "bob", "dan", "eve"}
+
+
+def test_the_active_filter_needs_a_now(ratings):
+    with pytest.raises(ValueError, match="needs the moment"):
+        queries.leaderboard(ratings, active_days=30)
+
+
+def test_the_leaderboard_can_leave_provisional_ratings_out(ratings):
+    assert queries.leaderboard(ratings, provisional=False) == ()
+    games = [played(f"s{n}", n, Seat("x", 1), Seat(f"o{n}", 2)) for n in range(30)]
+    settled = fold.rebuild(games)
+    assert [r.standing.player for r in queries.leaderboard(settled, provisional=False)] == ["x"]
+
+
+def test_equal_shown_ratings_share_a_place():
+    ratings = fold.rebuild([
+        played("g1", 0, Seat("a", 1), Seat("b", 1), Seat("c", 3)),
+        played("g2", 0, Seat("d", 1), Seat("e", 2)),
+    ])
+    rows = queries.leaderboard(ratings, "martian-dice")
+    assert [(r.place, r.standing.player, r.standing.display) for r in rows] == [
+        (1, "d", 1086), (2, "a", 1028), (2, "b", 1028), (4, "c", 974), (5, "e", 954)
+    ]
+    assert [r.standing.player for r in queries.leaderboard(ratings, "martian-dice", limit=2)] == [
+        "d", "a"
+    ]
+
+
+def test_the_leaderboard_of_an_unknown_pool_is_empty(ratings):
+    assert queries.leaderboard(ratings, "no-such-kind") == ()
+
+
+def test_recent_games_come_newest_first_rated_or_not(ratings):
+    assert [r.record.game for r in queries.recent_games(ratings, "ann")] == [
+        "g6", "g5", "g4", "g3", "g2", "g1"
+    ]
+    assert [r.record.game for r in queries.recent_games(ratings, limit=3)] == ["g7", "g6", "g5"]
+    mars = queries.recent_games(ratings, "ann", kind="mars")
+    assert [r.record.game for r in mars] == ["g4", "g3"]
+    assert queries.recent_games(ratings, "ann")[1].status is Status.ANNULLED
+
+
+def test_a_players_change_in_a_listed_game_is_read_from_its_seat(ratings):
+    g6 = queries.recent_games(ratings, "ann")[0]
+    before, after = queries.change_of(g6, "ann")
+    assert after > before
+    assert queries.change_of(queries.recent_games(ratings, "ann")[1], "ann") is None  # annulled
+    assert queries.change_of(g6, "nobody") is None
+
+
+def test_a_player_is_rated_overall_and_in_each_kind_played(ratings):
+    assert queries.pools_of(ratings, "ann") == (OVERALL, "mars", "martian-dice")
+    assert queries.pools_of(ratings, "eve") == (OVERALL, "mars")
+    assert queries.pools_of(ratings, "nobody") == ()
+    assert queries.standing(ratings, "eve", "martian-dice") is None
+    assert queries.standing(ratings, "eve", "mars").games == 1
+    assert [p.game for p in queries.history(ratings, "ann", "mars")] == ["g3", "g4"]
+    assert queries.history(ratings, "eve", "martian-dice") == ()

@@ -1,0 +1,42 @@
+"""The shown number, the provisional mark and the growth of uncertainty while idle."""
+
+from __future__ import annotations
+
+import math
+from datetime import UTC, datetime, timedelta
+
+import pytest
+
+from pbem.ratings import scale
+from pbem.ratings.skill import SIGMA
+
+
+def test_idle_days_count_fractions_of_a_day():
+    start = datetime(2026, 1, 1, tzinfo=UTC)
+    assert scale.idle_days(start, start + timedelta(days=3, hours=12)) == 3.5
+
+
+def test_a_settled_player_away_for_a_year_comes_back_provisional():
+    sigma = scale.grown(2.5, 365)
+    assert sigma == math.sqrt(2.5**2 + 0.29**2 * 365)
+    assert sigma == pytest.approx(6.078, abs=1e-3)
+    assert scale.is_provisional(sigma)
+
+
+def test_a_month_away_widens_a_settled_rating_a_little():
+    assert scale.grown(2.5, 30) == pytest.approx(2.962, abs=1e-3)
+    assert not scale.is_provisional(scale.grown(2.5, 30))
+
+
+def test_idle_growth_never_goes_beyond_a_new_players_uncertainty():
+    assert scale.grown(2.5, 10_000) == SIGMA
+    assert scale.grown(8.0, 100) == SIGMA
+
+
+def test_no_idle_time_changes_nothing():
+    assert scale.grown(3.1, 0.0) == 3.1
+
+
+@pytest.mark.parametrize("sigma, provisional", [(SIGMA, True), (6.0, True), (5.999, False)])
+def test_a_rating_is_provisional_while_sigma_is_at_least_six(sigma, provisional):
+    assert scale.is_provisional(sigma) is provisional
