@@ -37,6 +37,8 @@ class Submitted:
 
 def has_acted_since(session: Session, game: Game, seat: int, seq: int) -> bool:
     """Whether the seat has moved, resigned or timed out after that seq."""
+    if seq >= game.head_seq:
+        return False  # nothing was logged after it: no need to ask the database
     query = select(
         exists().where(
             Event.game_id == game.id,
@@ -64,6 +66,8 @@ def check_grant(session: Session, loaded: Loaded, grant: MoveGrant) -> None:
         raise StaleTurn("this link belongs to another game")
     if not 0 <= grant.seat < len(loaded.game.seats):
         raise Rejected(f"this game has no seat {grant.seat}")
+    if grant.seq >= loaded.game.head_seq:
+        return  # a grant at the head: no hand-over can have come after it
     handed_over = select(
         exists().where(
             Event.game_id == loaded.game.id,

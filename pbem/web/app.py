@@ -75,6 +75,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
         devmail.bp,
     ):
         app.register_blueprint(blueprint)
+    app.add_url_rule("/healthz", "healthz", healthz)
     app.before_request(refuse_nul)
     app.before_request(check_csrf)
     app.after_request(security_headers)
@@ -82,6 +83,11 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     app.register_error_handler(HTTPException, handle_http_error)
     app.register_error_handler(Exception, handle_unexpected)
     return app
+
+
+def healthz() -> Any:
+    """Liveness for a load balancer or a supervisor: the process answers, touching nothing."""
+    return "ok\n", 200, {"Content-Type": "text/plain; charset=utf-8", "Cache-Control": "no-store"}
 
 
 def security_headers(response: Any) -> Any:

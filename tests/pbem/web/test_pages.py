@@ -36,6 +36,13 @@ def test_the_lobby_lists_recent_games_and_the_games_on_offer(app, client):
     assert "Martian Frisby" in page
 
 
+def test_healthz_answers_ok_and_is_never_cached(client):
+    answer = client.get("/healthz")
+
+    assert (answer.status_code, answer.text) == (200, "ok\n")
+    assert answer.headers["Cache-Control"] == "no-store"
+
+
 def test_new_game_asks_a_stranger_to_sign_in_first(client):
     response = client.get("/games/new")
     assert response.status_code == 302
