@@ -19,25 +19,34 @@ def on_screen(page: Any, selector: str, attribute: str) -> list[str]:
     return [str(element.get_attribute(attribute)) for element in seen]
 
 
+def split_landing(server: Server) -> tuple[str, Any, str, dict[str, dict[str, set[str]]], str]:
+    """A new game whose first position has a piece and a lit square that keeps some of the
+    piece's moves and hides the others (the dice are the server's: try a few games)."""
+    for _ in range(20):
+        game = server.new_game(*PLAYERS)
+        _, events = server.log(game)
+        rules, state = rebuild(events)
+        (seat,) = rules.pending(state).seats
+        landings: dict[str, dict[str, set[str]]] = {}  # from square: action: where it lands
+        for action in rules.legal(state, seat):
+            where = rules.annotate(state, seat, action)
+            landings.setdefault(where["from"], {})[action] = set(where["to"])
+        found = [
+            (square, to)
+            for square, moves in sorted(landings.items())
+            for to in sorted(set().union(*moves.values()))
+            if 0 < sum(to in lands for lands in moves.values()) < len(moves)
+        ]
+        if found:
+            mail = turn_mail(server, game, events, seat, PLAYERS[seat])
+            return game, mail, found[0][0], landings, found[0][1]
+    raise AssertionError("20 games in a row had no piece with a square that splits its moves")
+
+
 def test_clicking_a_piece_shows_its_moves_and_lights_their_squares(
     browser: Any, server: Server
 ) -> None:
-    game = server.new_game(*PLAYERS)
-    _, events = server.log(game)
-    rules, state = rebuild(events)
-    (seat,) = rules.pending(state).seats
-    mail = turn_mail(server, game, events, seat, PLAYERS[seat])
-    landings: dict[str, dict[str, set[str]]] = {}  # from square: action: where it lands
-    for action in rules.legal(state, seat):
-        where = rules.annotate(state, seat, action)
-        landings.setdefault(where["from"], {})[action] = set(where["to"])
-    # A piece and a lit square that keeps some of the piece's moves and hides the others.
-    square, landing = next(
-        (square, to)
-        for square, moves in sorted(landings.items())
-        for to in sorted(set().union(*moves.values()))
-        if 0 < sum(to in lands for lands in moves.values()) < len(moves)
-    )
+    game, mail, square, landings, landing = split_landing(server)
     moves = landings[square]
 
     context = browser.new_context()
