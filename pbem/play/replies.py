@@ -64,7 +64,9 @@ def ingest(session: Session, ctx: Context, raw: bytes) -> Ingested:
     except PbemError as e:
         answer(session, ctx, reply, player, grant, ok=False, text=str(e))
         return Ingested("rejected", str(e))
-    answer(session, ctx, reply, player, grant, ok=True, text="; ".join(done))
+    # A turn that goes on gets no new turn mail: this answer says so, with a fresh link.
+    still = current.seat in load(session, current.game).awaited()
+    answer(session, ctx, reply, player, current, ok=True, text="; ".join(done), still=still)
     return Ingested("played", "; ".join(done))
 
 
@@ -77,13 +79,24 @@ def answer(
     *,
     ok: bool,
     text: str,
+    still: bool = False,
 ) -> None:
     """Tell the seat's player (never just the sender) what became of their mail."""
     link = f"{ctx.base_url}/play/{ctx.signer.move_token(grant)}"
     body = compose.render_text(
-        "reply", player=player, ok=ok, text=text, lines=reply.lines, link=link, game=grant.game
+        "reply",
+        player=player,
+        ok=ok,
+        text=text,
+        lines=reply.lines,
+        link=link,
+        game=grant.game,
+        still=still,
     )
     key = hashlib.sha256(f"{reply.identity}|{ok}|{text}".encode()).hexdigest()[:32]
+    headers = {"In-Reply-To": reply.message_id, "References": reply.message_id}
+    if still:  # a reply to this answer plays the next decision of the turn
+        headers["Reply-To"] = compose.reply_address(ctx.mail_from, ctx.signer.reply_ref(grant))
     outbox.queue(
         session,
         ctx,
@@ -93,7 +106,7 @@ def answer(
         text=body,
         html=None,
         key=f"reply.{key}",
-        headers={"In-Reply-To": reply.message_id, "References": reply.message_id},
+        headers=headers,
     )
 
 

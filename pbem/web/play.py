@@ -12,7 +12,7 @@ from .. import present
 from ..errors import Rejected, StaleTurn
 from ..links import MoveGrant
 from ..log.games import load
-from ..play.act import check_grant, grant_state, resign, submit
+from ..play.act import check_grant, grant_state, others_acted_since, resign, submit
 from ..services import services
 
 bp = Blueprint("play", __name__)
@@ -21,6 +21,7 @@ NOTICES = {
     "current": None,
     "stale-awaited": "The turn this link was sent for has been played. It is your turn again:"
     " this page has a fresh form.",
+    "continuing": "Your turn goes on: this page shows your next decision.",
     "stale": "The turn this link was sent for has already been played.",
     "waiting": "It is not your turn yet; you will get a mail when it is.",
     "over": "This game is over.",
@@ -34,6 +35,11 @@ def page(session: Session, grant: MoveGrant, *, status: int = 200, **extra: Any)
     check_grant(session, loaded, grant)
     state = grant_state(session, loaded, grant)
     can_act = state in ("current", "stale-awaited")
+    # A link from the start of a turn still in play opens the next decision of that turn.
+    if state == "stale-awaited" and not others_acted_since(
+        session, loaded.game, grant.seat, grant.seq
+    ):
+        state = "continuing"
     fresh = svc.signer.move_token(loaded.grant(grant.seat)) if can_act else None
     pos = present.position(loaded.rules, loaded.state, grant.seat, loaded.ruling)
     # Point-and-click groups are for this page only, not for every mail built on a move.
@@ -59,7 +65,9 @@ def page(session: Session, grant: MoveGrant, *, status: int = 200, **extra: Any)
         confirm=confirm,
         said=said,
         # An error already says why the form could not act; only a fresh form adds news.
-        notice=NOTICES[state] if state == "stale-awaited" or "error" not in extra else None,
+        notice=NOTICES[state]
+        if state in ("stale-awaited", "continuing") or "error" not in extra
+        else None,
         form_token=fresh,
         nonce=secrets.token_urlsafe(16),
         **extra,
