@@ -17,16 +17,9 @@ from pbem.play import replies
 from pbem.play.act import submit
 from pbem.play.start import start_game
 
-from ..pipe import outbox, svc_of
+from ..pipe import SEATS, outbox, svc_of
 
 PLAYERS = [(f"p{i}@example.org", f"Player {i}") for i in range(4)]
-SEATS = {
-    "martian-frisby": 2,
-    "martian-dice": 3,
-    "martian-race": 3,
-    "mad-dog": 3,
-    "martianopolis-500": 3,
-}
 
 
 def turn_of(kind: str, state: Any) -> Any:
