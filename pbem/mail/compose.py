@@ -79,6 +79,7 @@ def game_context(ctx: Context, loaded: Loaded, seat: int) -> dict[str, Any]:
         "game_url": f"{ctx.base_url}/games/{game.public_id}",
         "history_url": f"{ctx.base_url}/games/{game.public_id}/history",
         "audit_url": f"{ctx.base_url}/games/{game.public_id}/audit",
+        "rules_url": f"{ctx.base_url}/rules/{game.kind}",
         "head_seq": game.head_seq,
         "head_hash": game.head_hash,
         "commitment": loaded.setup.commitment,
