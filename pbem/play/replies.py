@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import re
 from dataclasses import dataclass
 
 from sqlalchemy import select
@@ -16,6 +17,9 @@ from ..mail import compose, outbox
 from ..mail.inbound import Reply, parse
 from ..models import Player
 from .act import submit
+
+# "Re:" and its translations (AW, SV, VS, Antw), however many, as mail clients stack them.
+RE_PREFIX = re.compile(r"^(\s*(re|aw|sv|vs|antw)(\[\d+\])?\s*:\s*)+", re.IGNORECASE)
 
 
 @dataclass(frozen=True)
@@ -70,6 +74,11 @@ def ingest(session: Session, ctx: Context, raw: bytes) -> Ingested:
     return Ingested("played", "; ".join(done))
 
 
+def re_subject(subject: str) -> str:
+    """An answer's subject: one "Re:" however many the reply's subject had."""
+    return "Re: " + RE_PREFIX.sub("", subject)
+
+
 def answer(
     session: Session,
     ctx: Context,
@@ -102,7 +111,7 @@ def answer(
         ctx,
         purpose="reply",
         to=player.email,
-        subject=f"Re: {reply.subject}" if reply.subject else f"Your move in {grant.game}",
+        subject=re_subject(reply.subject) if reply.subject else f"Your move in {grant.game}",
         text=body,
         html=None,
         key=f"reply.{key}",
@@ -124,7 +133,7 @@ def answer_stranger(session: Session, ctx: Context, reply: Reply, problem: str) 
         ctx,
         purpose="reply",
         to=player.email,
-        subject=f"Re: {reply.subject}",
+        subject=re_subject(reply.subject),
         text=body,
         html=None,
         key=f"reply.{key}",
