@@ -5,10 +5,12 @@ from __future__ import annotations
 import hashlib
 import re
 from dataclasses import dataclass
+from typing import Any
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+from .. import present
 from ..context import Context
 from ..errors import PbemError
 from ..links import MoveGrant
@@ -68,8 +70,14 @@ def ingest(session: Session, ctx: Context, raw: bytes) -> Ingested:
     except PbemError as e:
         answer(session, ctx, reply, player, grant, ok=False, text=str(e))
         return Ingested("rejected", str(e))
-    # A turn that goes on gets no new turn mail: this answer says so, with a fresh link.
-    still = current.seat in load(session, current.game).awaited()
+    # A turn that goes on gets no new turn mail: this answer says so, shows the position
+    # (a new roll, say) and carries a fresh reply address.
+    now = load(session, current.game)
+    still = (
+        present.position(now.rules, now.state, current.seat, now.ruling)
+        if current.seat in now.awaited()
+        else None
+    )
     answer(session, ctx, reply, player, current, ok=True, text="; ".join(done), still=still)
     return Ingested("played", "; ".join(done))
 
@@ -88,7 +96,7 @@ def answer(
     *,
     ok: bool,
     text: str,
-    still: bool = False,
+    still: dict[str, Any] | None = None,
 ) -> None:
     """Tell the seat's player (never just the sender) what became of their mail."""
     link = f"{ctx.base_url}/play/{ctx.signer.move_token(grant)}"
@@ -104,7 +112,7 @@ def answer(
     )
     key = hashlib.sha256(f"{reply.identity}|{ok}|{text}".encode()).hexdigest()[:32]
     headers = {"In-Reply-To": reply.message_id, "References": reply.message_id}
-    if still:  # a reply to this answer plays the next decision of the turn
+    if still is not None:  # a reply to this answer plays the next decision of the turn
         headers["Reply-To"] = compose.reply_address(ctx.mail_from, ctx.signer.reply_ref(grant))
     outbox.queue(
         session,

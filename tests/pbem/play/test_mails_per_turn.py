@@ -149,7 +149,11 @@ def test_a_mail_player_whose_turn_goes_on_is_told_so_and_can_reply_again(app):
     assert "It is still your move" in answer.body_text
     assert len(outbox(app, purpose="turn")) == 1
     with svc.db.read() as s:
-        second = rules.legal(load(s, public_id).state, seat)[0]
+        state = load(s, public_id).state
+        second = rules.legal(state, seat)[0]
+    # The answer shows the die still to play, and what may be played with it.
+    assert f"{state.dice[0]} still to play" in answer.body_text
+    assert second in answer.body_text
     again = reply(mail.to_addr, json.loads(answer.headers)["Reply-To"], answer.subject, second)
     assert svc.write(lambda s: replies.ingest(s, svc.ctx, again)).status == "played"
 
