@@ -81,6 +81,7 @@ def game_context(ctx: Context, loaded: Loaded, seat: int) -> dict[str, Any]:
         "history_url": f"{ctx.base_url}/games/{game.public_id}/history",
         "audit_url": f"{ctx.base_url}/games/{game.public_id}/audit",
         "rules_url": f"{ctx.base_url}/rules/{game.kind}",
+        "my_games": f"{ctx.base_url}/me",
         "head_seq": game.head_seq,
         "head_hash": game.head_hash,
         "commitment": loaded.setup.commitment,
@@ -247,7 +248,7 @@ def queue_fresh_link(session: Session, ctx: Context, loaded: Loaded, seat: int) 
             "look for it in your mail (and in the spam folder)"
         )
     link, ref = move_link(ctx, loaded, seat)
-    context = {"link": link, "my_games": f"{ctx.base_url}/me", "awaited": seat in loaded.awaited()}
+    context = {"link": link, "awaited": seat in loaded.awaited()}
     queue_game_mail(
         session, ctx, loaded, seat,
         purpose="fresh-link",

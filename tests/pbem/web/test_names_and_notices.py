@@ -9,7 +9,7 @@ from sqlalchemy import select
 
 from pbem.models import Player
 
-from ..pipe import csrf_in, move, sign_in, start, svc_of
+from ..pipe import csrf_in, move, outbox, sign_in, start, svc_of
 from .test_api import NEW_GAME, api_token_for, assert_error, bearer, game_count
 
 
@@ -78,3 +78,11 @@ def test_a_bad_token_with_a_bad_body_is_refused_for_the_token(app, client):
     assert game_count(app) == before
     good = client.post("/api/games", json=NEW_GAME, headers=bearer("pbem_test_ann@example.org"))
     assert good.status_code == 201
+
+
+def test_the_invitation_says_how_others_see_the_player_and_where_to_change_it(app):
+    start(app, players=(("zqxann@example.org", None), ("zqxbob@example.org", "Bob")))
+    invites = {m.to_addr: m.body_text for m in outbox(app, purpose="invite")}
+    assert 'The other players see you as "Bob"' in invites["zqxbob@example.org"]
+    ann = invites["zqxann@example.org"]
+    assert re.search(r'see you as "Player \d+"', ann) and "http://pbem.test/me" in ann
