@@ -21,6 +21,7 @@ from ..text import one_line
 from .outbox import domain_of, queue
 
 SIGNIN_LIMIT = (3, timedelta(minutes=15))  # at most 3 sign-in mails per address per window
+FRESH_LINK_EVERY = timedelta(minutes=10)  # at most one fresh move link per seat in this time
 
 templates = Environment(
     loader=FileSystemLoader(TEMPLATES),
@@ -79,12 +80,49 @@ def game_context(ctx: Context, loaded: Loaded, seat: int) -> dict[str, Any]:
         "game_url": f"{ctx.base_url}/games/{game.public_id}",
         "history_url": f"{ctx.base_url}/games/{game.public_id}/history",
         "audit_url": f"{ctx.base_url}/games/{game.public_id}/audit",
+        "rules_url": f"{ctx.base_url}/rules/{game.kind}",
+        "my_games": f"{ctx.base_url}/me",
         "head_seq": game.head_seq,
         "head_hash": game.head_hash,
         "commitment": loaded.setup.commitment,
         "players": [one_line(s.player.name) for s in game.seats],
         "legal_listed": present.LEGAL_LISTED,
     }
+
+
+def queue_game_mail(
+    session: Session,
+    ctx: Context,
+    loaded: Loaded,
+    seat: int,
+    *,
+    purpose: str,
+    subject: str,
+    context: dict[str, Any],
+    key: str,
+    headers: dict[str, str] | None = None,
+) -> None:
+    """Queue mail/<purpose>.txt|html to a seat's player, threaded with the game's mails."""
+    player = loaded.player(seat)
+    text, html = render(purpose.replace("-", "_"), **context)
+    queue(
+        session,
+        ctx,
+        purpose=purpose,
+        to=player.email,
+        subject=f"[{loaded.rules.title} {loaded.game.public_id}] {subject}",
+        text=text,
+        html=html,
+        key=key,
+        game_id=loaded.game.id,
+        headers={**game_headers(ctx, loaded, player), **(headers or {})},
+    )
+
+
+def move_link(ctx: Context, loaded: Loaded, seat: int) -> tuple[str, str]:
+    """A seat's move link at the current head, and the reference a reply to it carries."""
+    grant = loaded.grant(seat)
+    return f"{ctx.base_url}/play/{ctx.signer.move_token(grant)}", ctx.signer.reply_ref(grant)
 
 
 def deadline_text(loaded: Loaded) -> str | None:
@@ -101,9 +139,7 @@ def queue_turn(
     player = loaded.player(seat)
     if player.mail_pref in ("none", "digest"):  # digest players get one mail a day
         return False
-    grant = loaded.grant(seat)
-    link = f"{ctx.base_url}/play/{ctx.signer.move_token(grant)}"
-    ref = ctx.signer.reply_ref(grant)
+    link, ref = move_link(ctx, loaded, seat)
     context = {
         **game_context(ctx, loaded, seat),
         "link": link,
@@ -112,26 +148,15 @@ def queue_turn(
         "policy": loaded.game.timeout_policy,
         "reminder": reminder is not None,
     }
-    text, html = render("turn", **context)
     who = loaded.rules.seat_name(loaded.state, seat)
-    queue(
-        session,
-        ctx,
+    queue_game_mail(
+        session, ctx, loaded, seat,
         purpose="turn",
-        to=player.email,
-        subject=(
-            f"[{loaded.rules.title} {loaded.game.public_id}] "
-            f"{'reminder: ' if reminder is not None else ''}your move, {who} #{ref}"
-        ),
-        text=text,
-        html=html,
+        subject=f"{'reminder: ' if reminder is not None else ''}your move, {who} #{ref}",
+        context=context,
         key=f"{loaded.game.public_id}.{loaded.game.head_seq}.{seat}."
         + ("reminder" if reminder is not None else "turn"),
-        game_id=loaded.game.id,
-        headers={
-            **game_headers(ctx, loaded, player),
-            "Reply-To": reply_address(ctx.mail_from, ref),
-        },
+        headers={"Reply-To": reply_address(ctx.mail_from, ref)},
     )
     return True
 
@@ -141,19 +166,13 @@ def queue_invitation(session: Session, ctx: Context, loaded: Loaded, seat: int) 
     player = loaded.player(seat)
     if player.mail_pref == "none":
         return
-    context = game_context(ctx, loaded, seat)
-    text, html = render("invite", **context)
-    queue(
-        session,
-        ctx,
+    queue_game_mail(
+        session, ctx, loaded, seat,
         purpose="invite",
-        to=player.email,
-        subject=f"[{loaded.rules.title} {loaded.game.public_id}] you are invited to a game",
-        text=text,
-        html=html,
+        subject="you are invited to a game",
+        context=game_context(ctx, loaded, seat),
         key=f"{loaded.game.public_id}.invite.{seat}.{player.id}",
-        game_id=loaded.game.id,
-        headers={**game_headers(ctx, loaded, player), "In-Reply-To": "", "References": ""},
+        headers={"In-Reply-To": "", "References": ""},
     )
 
 
@@ -164,18 +183,12 @@ def queue_result(
     player = loaded.player(seat)
     if player.mail_pref == "none":
         return
-    text, html = render("result", **game_context(ctx, loaded, seat), revealed=revealed)
-    queue(
-        session,
-        ctx,
+    queue_game_mail(
+        session, ctx, loaded, seat,
         purpose="result",
-        to=player.email,
-        subject=f"[{loaded.rules.title} {loaded.game.public_id}] the game is over",
-        text=text,
-        html=html,
+        subject="the game is over",
+        context={**game_context(ctx, loaded, seat), "revealed": revealed},
         key=f"{loaded.game.public_id}.{loaded.game.head_seq}.{seat}.result",
-        game_id=loaded.game.id,
-        headers=game_headers(ctx, loaded, player),
     )
 
 
@@ -211,4 +224,36 @@ def queue_signin(session: Session, ctx: Context, player: Player, next_path: str 
         text=text,
         html=html,
         key=f"signin.{player.id}.{int(datetime.now(UTC).timestamp() * 1e6)}",
+    )
+
+
+def queue_fresh_link(session: Session, ctx: Context, loaded: Loaded, seat: int) -> None:
+    """Mail a seat a new move link for the game as it stands, once per FRESH_LINK_EVERY."""
+    public_id = loaded.game.public_id
+    since = clock.utcnow() - FRESH_LINK_EVERY
+    recent = session.scalar(
+        select(func.count())
+        .select_from(Outbox)
+        .where(
+            Outbox.purpose == "fresh-link",
+            Outbox.game_id == loaded.game.id,
+            Outbox.message_id.like(f"<{public_id}.fresh.{seat}.%"),
+            Outbox.created_at >= since,
+        )
+    )
+    if recent:
+        minutes = int(FRESH_LINK_EVERY.total_seconds() // 60)
+        raise TooMany(
+            f"a fresh link for this seat was mailed less than {minutes} minutes ago; "
+            "look for it in your mail (and in the spam folder)"
+        )
+    link, ref = move_link(ctx, loaded, seat)
+    context = {"link": link, "awaited": seat in loaded.awaited()}
+    queue_game_mail(
+        session, ctx, loaded, seat,
+        purpose="fresh-link",
+        subject=f"a fresh link for {loaded.rules.seat_name(loaded.state, seat)} #{ref}",
+        context={**game_context(ctx, loaded, seat), **context},
+        key=f"{public_id}.fresh.{seat}.{int(datetime.now(UTC).timestamp() * 1e6)}",
+        headers={"Reply-To": reply_address(ctx.mail_from, ref)},
     )

@@ -50,6 +50,19 @@ def has_acted_since(session: Session, game: Game, seat: int, seq: int) -> bool:
     return bool(session.scalar(query))
 
 
+def others_acted_since(session: Session, game: Game, seat: int, seq: int) -> bool:
+    """Whether any other seat has moved, resigned or timed out after that seq."""
+    query = select(
+        exists().where(
+            Event.game_id == game.id,
+            Event.seat != seat,
+            Event.seq > seq,
+            Event.kind.in_(ACTING_KINDS),
+        )
+    )
+    return bool(session.scalar(query))
+
+
 def grant_state(session: Session, loaded: Loaded, grant: MoveGrant) -> str:
     """'current' if the link may act now, 'stale' if its turn was played, 'waiting' if not."""
     if loaded.game.status != "active":

@@ -1,4 +1,5 @@
-"""Who to tell: mail the seats that must now decide, or everyone the result; start clocks."""
+"""Who to tell: mail the seats that must now decide, or everyone the result; start clocks;
+mail a seat a fresh link when it asks."""
 
 from __future__ import annotations
 
@@ -8,7 +9,9 @@ from sqlalchemy.orm import Session
 
 from ..clock import utcnow
 from ..context import Context
-from ..log.games import Loaded, is_revealed
+from ..errors import Rejected
+from ..links import MoveGrant
+from ..log.games import Loaded, is_revealed, load
 from ..mail import compose
 
 
@@ -43,3 +46,12 @@ def notify(
         if compose.queue_turn(session, ctx, loaded, seat):
             told.append(loaded.player(seat).email)
     return told
+
+
+def mail_fresh_link(session: Session, ctx: Context, grant: MoveGrant) -> str:
+    """Mail the seat of an (expired) grant a new link, rate-limited; return the seat's name."""
+    loaded = load(session, grant.game, for_update=True)
+    if not 0 <= grant.seat < len(loaded.game.seats):
+        raise Rejected(f"this game has no seat {grant.seat}")
+    compose.queue_fresh_link(session, ctx, loaded, grant.seat)
+    return loaded.rules.seat_name(loaded.state, grant.seat)

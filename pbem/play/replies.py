@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import hashlib
+import re
 from dataclasses import dataclass
+from typing import Any
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+from .. import present
 from ..context import Context
 from ..errors import PbemError
 from ..links import MoveGrant
@@ -16,6 +19,9 @@ from ..mail import compose, outbox
 from ..mail.inbound import Reply, parse
 from ..models import Player
 from .act import submit
+
+# "Re:" and its translations (AW, SV, VS, Antw), however many, as mail clients stack them.
+RE_PREFIX = re.compile(r"^(\s*(re|aw|sv|vs|antw)(\[\d+\])?\s*:\s*)+", re.IGNORECASE)
 
 
 @dataclass(frozen=True)
@@ -64,8 +70,21 @@ def ingest(session: Session, ctx: Context, raw: bytes) -> Ingested:
     except PbemError as e:
         answer(session, ctx, reply, player, grant, ok=False, text=str(e))
         return Ingested("rejected", str(e))
-    answer(session, ctx, reply, player, grant, ok=True, text="; ".join(done))
+    # A turn that goes on gets no new turn mail: this answer says so, shows the position
+    # (a new roll, say) and carries a fresh reply address.
+    now = load(session, current.game)
+    still = (
+        present.position(now.rules, now.state, current.seat, now.ruling)
+        if current.seat in now.awaited()
+        else None
+    )
+    answer(session, ctx, reply, player, current, ok=True, text="; ".join(done), still=still)
     return Ingested("played", "; ".join(done))
+
+
+def re_subject(subject: str) -> str:
+    """An answer's subject: one "Re:" however many the reply's subject had."""
+    return "Re: " + RE_PREFIX.sub("", subject)
 
 
 def answer(
@@ -77,23 +96,34 @@ def answer(
     *,
     ok: bool,
     text: str,
+    still: dict[str, Any] | None = None,
 ) -> None:
     """Tell the seat's player (never just the sender) what became of their mail."""
     link = f"{ctx.base_url}/play/{ctx.signer.move_token(grant)}"
     body = compose.render_text(
-        "reply", player=player, ok=ok, text=text, lines=reply.lines, link=link, game=grant.game
+        "reply",
+        player=player,
+        ok=ok,
+        text=text,
+        lines=reply.lines,
+        link=link,
+        game=grant.game,
+        still=still,
     )
     key = hashlib.sha256(f"{reply.identity}|{ok}|{text}".encode()).hexdigest()[:32]
+    headers = {"In-Reply-To": reply.message_id, "References": reply.message_id}
+    if still is not None:  # a reply to this answer plays the next decision of the turn
+        headers["Reply-To"] = compose.reply_address(ctx.mail_from, ctx.signer.reply_ref(grant))
     outbox.queue(
         session,
         ctx,
         purpose="reply",
         to=player.email,
-        subject=f"Re: {reply.subject}" if reply.subject else f"Your move in {grant.game}",
+        subject=re_subject(reply.subject) if reply.subject else f"Your move in {grant.game}",
         text=body,
         html=None,
         key=f"reply.{key}",
-        headers={"In-Reply-To": reply.message_id, "References": reply.message_id},
+        headers=headers,
     )
 
 
@@ -111,7 +141,7 @@ def answer_stranger(session: Session, ctx: Context, reply: Reply, problem: str) 
         ctx,
         purpose="reply",
         to=player.email,
-        subject=f"Re: {reply.subject}",
+        subject=re_subject(reply.subject),
         text=body,
         html=None,
         key=f"reply.{key}",

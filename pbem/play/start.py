@@ -47,13 +47,12 @@ def player_for(session: Session, email: str, name: str | None = None) -> Player:
     player = session.scalars(select(Player).where(Player.email == address)).first()
     if player is None:
         player = Player(
-            email=address,
-            name=clean_name(name) or clean_name(address.split("@")[0]),
-            mail_pref="turn",
-            created_at=utcnow(),
+            email=address, name=clean_name(name), mail_pref="turn", created_at=utcnow()
         )
         session.add(player)
         session.flush()
+        # No part of the address: others would read it, and two "bob"s would look the same.
+        player.name = player.name or f"Player {player.id}"
     # An existing player keeps the name they chose: whoever invites them may not rename them.
     return player
 

@@ -83,6 +83,8 @@ def game_json(loaded: Loaded) -> dict[str, Any]:
 def create() -> Any:
     """Create a game: {"kind", "players": [email or {"email", "name"}], "preset", "options"}."""
     svc = services()
+    with svc.db.read() as session:
+        api_player(session)  # who asks comes first: a stranger learns nothing about the body
     data = body()
     raw_players = data.get("players")
     if not isinstance(raw_players, list) or not raw_players:

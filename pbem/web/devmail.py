@@ -44,6 +44,13 @@ def index() -> Any:
     return render_template("devmail_index.html", messages=messages())
 
 
+@bp.get("/count")
+def count() -> Any:
+    """How many mails there are: the list page polls it to show a new mail at once."""
+    enabled()
+    return {"count": len(messages())}
+
+
 @bp.get("/<key>")
 def show(key: str) -> Any:
     """One mail: headers, text and HTML parts."""

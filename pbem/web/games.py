@@ -4,14 +4,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Blueprint, redirect, render_template, request, url_for
+from flask import Blueprint, flash, redirect, render_template, request, url_for
 from sqlalchemy.orm import Session
 
 import engine
 
 from .. import present
 from ..errors import NotFound, PbemError, Rejected
-from ..log.games import count_games, games_of, load, recent_games
+from ..log.games import Loaded, count_games, games_of, load, recent_games
 from ..models import Player
 from ..play.director import may_direct
 from ..play.start import start_game
@@ -69,10 +69,13 @@ def new_game() -> Any:
     if request.method == "GET":
         return new_game_form(player, kind, {})
     try:
-        public_id = svc.write(lambda session: create_from_form(session, kind, request.form))
+        public_id, invited = svc.write(
+            lambda session: create_from_form(session, kind, request.form)
+        )
     except PbemError as e:
         # The form comes back as it was sent, with the reason: nothing typed is lost.
         return new_game_form(player, kind, request.form, error=str(e)), e.status
+    flash(invited)
     return redirect(url_for("games.show", public_id=public_id))
 
 
@@ -89,8 +92,8 @@ def new_game_form(player: Player, kind: str, form: Any, error: str | None = None
     )
 
 
-def create_from_form(session: Session, kind: str, form: Any) -> str:
-    """Start the game the new-game form describes; return its public id."""
+def create_from_form(session: Session, kind: str, form: Any) -> tuple[str, str]:
+    """Start the game the new-game form describes; return its public id and who was mailed."""
     try:
         rules = engine.rules_for(kind)
     except engine.UnknownGame as e:
@@ -123,7 +126,19 @@ def create_from_form(session: Session, kind: str, form: Any) -> str:
         deadline_hours=deadline,
         timeout_policy=form.get("timeout_policy", "bot"),
     )
-    return loaded.game.public_id
+    return loaded.game.public_id, invitations_sent(loaded)
+
+
+def invitations_sent(loaded: Loaded) -> str:
+    """Say, by display name and seat, who was mailed an invitation and who was not."""
+    seats = [(s.player, loaded.rules.seat_name(loaded.state, s.seat)) for s in loaded.game.seats]
+    mailed = [f"{p.name} ({seat})" for p, seat in seats if p.mail_pref != "none"]
+    unmailed = [f"{p.name} ({seat})" for p, seat in seats if p.mail_pref == "none"]
+    said = "The game is created. "
+    said += f"Invitations were mailed to {', '.join(mailed)}." if mailed else "Nobody was mailed."
+    if unmailed:
+        said += f" No mail for {', '.join(unmailed)}: they turned game mail off."
+    return said
 
 
 @bp.get("/games/<public_id>")

@@ -9,10 +9,12 @@ from flask import Blueprint, flash, redirect, render_template, request, url_for
 from sqlalchemy.orm import Session
 
 from .. import present
-from ..errors import Rejected, StaleTurn
+from ..errors import ExpiredLink, Rejected, StaleTurn
 from ..links import MoveGrant
 from ..log.games import load
-from ..play.act import check_grant, grant_state, resign, submit
+from ..mail.compose import FRESH_LINK_EVERY
+from ..play.act import check_grant, grant_state, others_acted_since, resign, submit
+from ..play.notify import mail_fresh_link
 from ..services import services
 
 bp = Blueprint("play", __name__)
@@ -21,6 +23,7 @@ NOTICES = {
     "current": None,
     "stale-awaited": "The turn this link was sent for has been played. It is your turn again:"
     " this page has a fresh form.",
+    "continuing": "Your turn goes on: this page shows your next decision.",
     "stale": "The turn this link was sent for has already been played.",
     "waiting": "It is not your turn yet; you will get a mail when it is.",
     "over": "This game is over.",
@@ -34,6 +37,11 @@ def page(session: Session, grant: MoveGrant, *, status: int = 200, **extra: Any)
     check_grant(session, loaded, grant)
     state = grant_state(session, loaded, grant)
     can_act = state in ("current", "stale-awaited")
+    # A link from the start of a turn still in play opens the next decision of that turn.
+    if state == "stale-awaited" and not others_acted_since(
+        session, loaded.game, grant.seat, grant.seq
+    ):
+        state = "continuing"
     fresh = svc.signer.move_token(loaded.grant(grant.seat)) if can_act else None
     pos = present.position(loaded.rules, loaded.state, grant.seat, loaded.ruling)
     # Point-and-click groups are for this page only, not for every mail built on a move.
@@ -59,7 +67,9 @@ def page(session: Session, grant: MoveGrant, *, status: int = 200, **extra: Any)
         confirm=confirm,
         said=said,
         # An error already says why the form could not act; only a fresh form adds news.
-        notice=NOTICES[state] if state == "stale-awaited" or "error" not in extra else None,
+        notice=NOTICES[state]
+        if state in ("stale-awaited", "continuing") or "error" not in extra
+        else None,
         form_token=fresh,
         nonce=secrets.token_urlsafe(16),
         **extra,
@@ -67,10 +77,26 @@ def page(session: Session, grant: MoveGrant, *, status: int = 200, **extra: Any)
     return html, status
 
 
+def expired(token: str, *, sent: bool = False, game: str = "") -> Any:
+    """The page of an expired link: a button that mails the seat a fresh one."""
+    html = render_template(
+        "expired_link.html",
+        token=token,
+        sent=sent,
+        game=game,
+        days=services().signer.max_age // 86400,
+        minutes=int(FRESH_LINK_EVERY.total_seconds() // 60),
+    )
+    return html, 200 if sent else ExpiredLink.status
+
+
 @bp.get("/play/<token>")
 def show(token: str) -> Any:
     """The position, the dice, the legal actions and a form; opening it changes nothing."""
-    grant = services().signer.read_move_token(token)
+    try:
+        grant = services().signer.read_move_token(token)
+    except ExpiredLink:
+        return expired(token)
     with services().db.read() as session:
         return page(session, grant)
 
@@ -79,7 +105,10 @@ def show(token: str) -> Any:
 def act(token: str) -> Any:
     """Submit an action typed in the box or chosen with a button."""
     svc = services()
-    grant = svc.signer.read_move_token(token)
+    try:
+        grant = svc.signer.read_move_token(token)
+    except ExpiredLink:
+        return expired(token)
     text = (request.form.get("choice") or request.form.get("action") or "").strip()
     nonce = request.form.get("nonce") or None
     if not text:
@@ -112,3 +141,12 @@ def resign_game(token: str) -> Any:
     flash(result.description)
     fresh = svc.signer.move_token(MoveGrant(grant.game, grant.seat, result.head))
     return redirect(url_for("play.show", token=fresh), code=303)
+
+
+@bp.post("/play/<token>/fresh")
+def fresh_link(token: str) -> Any:
+    """Mail the link's seat a fresh link (to the seat's own address only; rate-limited)."""
+    svc = services()
+    grant = svc.signer.read_move_token(token, any_age=True)
+    svc.write(lambda session: mail_fresh_link(session, svc.ctx, grant))
+    return expired(token, sent=True, game=grant.game)

@@ -20,6 +20,14 @@ from pbem.services import Services
 BASE = "http://pbem.test"
 PLAYERS = (("ann@example.org", "Ann"), ("bob@example.org", "Bob"))
 KIND = "martian-frisby"
+# A seat count for each kind of game, for tests that play every kind.
+SEATS = {
+    "martian-frisby": 2,
+    "martian-dice": 3,
+    "martian-race": 3,
+    "mad-dog": 3,
+    "martianopolis-500": 3,
+}
 CSRF_INPUT = re.compile(r'name="csrf" value="([^"]+)"')
 
 

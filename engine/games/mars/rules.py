@@ -88,6 +88,10 @@ class MarsRules(Rules[MarsState]):
             return ROLL_TWO
         return MOVE_AWAITS[state.to_move]
 
+    def same_turn(self, before: MarsState, after: MarsState) -> bool:
+        """The same mover with dice still to play, or a push answered within the turn."""
+        return before.turns == after.turns and before.to_move == after.to_move
+
     def square_label(self, params: Params, square: int) -> str:
         """'h2 (Government Center)' for a special square, 'c4' otherwise."""
         return square_label(self, params, square)

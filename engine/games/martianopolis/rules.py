@@ -111,6 +111,10 @@ class Martianopolis500(Rules[MartianopolisState]):
         """Every legal action; a move is one racer's, one entry per distinct end square."""
         return actions.legal(state, seat)
 
+    def same_turn(self, before: MartianopolisState, after: MartianopolisState) -> bool:
+        """Still the same game turn: a card played, then that seat's racers moved one by one."""
+        return before.turn == after.turn and after.result is None
+
     def is_secret(self, state: MartianopolisState, event: Event) -> bool:
         """Whether the event must be hidden from the other seats (see views.is_secret)."""
         return views.is_secret(state, event)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterator
 from dataclasses import replace
 from pathlib import Path
@@ -72,7 +73,7 @@ def test_new_game_prints_the_id_and_url_and_mails_the_players(app, runner):
     public_id, url = result.output.split()
     assert url == f"{BASE}/games/{public_id}"
     setup = log(app, public_id)[0].payload
-    assert setup["players"] == ["Ann", "bob"]
+    assert setup["players"][0] == "Ann" and re.fullmatch(r"Player \d+", setup["players"][1])
     assert setup["options"]["max_turns"] == 40
     assert len(loaded(app, public_id).awaited()) == 1
 

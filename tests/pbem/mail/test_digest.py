@@ -51,6 +51,8 @@ def test_a_digest_player_gets_no_turn_mail_but_one_digest_listing_every_game(app
     assert games[2] not in mail.body_text
     link = re.search(r"http://pbem\.test(/play/\S+)", mail.body_text)[1]
     assert "Your move" in client.get(link).get_data(as_text=True)
+    rules = re.search(r"http://pbem\.test(/rules/\S+)", mail.body_text)[1]
+    assert "Martian Frisby" in client.get(rules).get_data(as_text=True)
 
 
 def test_at_most_one_digest_a_day(app):

@@ -67,3 +67,63 @@ def test_martian_dice_continues_a_turn_until_it_passes_to_the_next_player():
             seen_new_turn = True
         state = after
     assert seen_continuing and seen_new_turn
+
+
+def play_until(rules, state, rng, wanted, limit=2000):
+    """Bot moves and chance until `wanted(before, after, seat)` holds for one decision."""
+    for _ in range(limit):
+        pending = rules.pending(state)
+        if isinstance(pending, engine.Roll | engine.Shuffle):
+            state = engine.step(rules, state, chance_event(rng, pending))
+        elif isinstance(pending, engine.Await):
+            seat = pending.seats[0]
+            played = engine.Played(seat, rules.bot_action(state, seat))
+            after = engine.step(rules, state, played)
+            while isinstance(rules.pending(after), engine.Roll | engine.Shuffle):
+                after = engine.step(rules, after, chance_event(rng, rules.pending(after)))
+            if wanted(state, after, seat):
+                return state, after, seat
+            state = after
+        else:
+            break
+    raise AssertionError("no such decision in the game")
+
+
+def test_martian_race_the_second_die_continues_the_turn_and_the_next_player_does_not():
+    rules = engine.rules_for("martian-race")
+    start = rules.start(2, {})
+    rng = random.Random(3)
+
+    def awaited(state):
+        pending = rules.pending(state)
+        return pending.seats if isinstance(pending, engine.Await) else ()
+
+    _, after, seat = play_until(
+        rules, start, rng, lambda b, a, s: awaited(a) == (s,) and rules.same_turn(b, a)
+    )
+    assert after.dice  # a die is still to play
+    before, after, seat = play_until(
+        rules, after, rng,
+        lambda b, a, s: awaited(a) not in ((), (s,)) and rules.pending(a).kind == "move",
+    )
+    assert not rules.same_turn(before, after)  # the next player's turn
+
+
+def test_martianopolis_each_racer_moved_continues_the_turn_until_it_ends():
+    rules = engine.rules_for("martianopolis-500")
+    rng = random.Random(4)
+    start = rules.start(3, {})
+
+    def moving_again(before, after, seat):
+        pending = rules.pending(after)
+        return isinstance(pending, engine.Await) and pending.kind == "move" and (
+            pending.seats == (seat,) and rules.pending(before).kind == "move"
+        )
+
+    before, after, _ = play_until(rules, start, rng, moving_again)
+    assert rules.same_turn(before, after)
+    before, after, _ = play_until(
+        rules, after, rng, lambda b, a, s: isinstance(rules.pending(a), engine.Await)
+        and rules.pending(a).kind == "card" and rules.pending(b).kind == "move"
+    )
+    assert not rules.same_turn(before, after)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import email
+import email.policy
 import json
 from dataclasses import replace
 from email.message import EmailMessage
@@ -242,3 +244,16 @@ def test_the_http_endpoint_needs_its_token(settings):
         assert off.test_client().post("/api/inbound-mail", data=b"x").status_code == 404
     finally:
         off.extensions["pbem"].db.dispose()
+
+
+@pytest.mark.parametrize("prefix", ["Re: ", "Re: Re: ", "RE: Aw: re: ", "Re[2]: "])
+def test_the_answer_to_a_reply_has_one_re_however_many_the_reply_had(app, prefix):
+    public_id = start(app)
+    original = turn_mail(app, public_id)
+    raw = reply_to(app, public_id, legal(app, public_id)[0])
+    message = email.message_from_bytes(raw, policy=email.policy.default)
+    del message["Subject"]
+    message["Subject"] = prefix + original.subject
+    assert ingest(app, bytes(message)).status == "played"
+    answer = outbox(app, purpose="reply")[-1]
+    assert answer.subject == "Re: " + original.subject

@@ -138,7 +138,8 @@ def test_a_game_created_with_players_and_options_has_them(app, client):
 
     assert response.status_code == 201
     setup = log(app, response.get_json()["id"])[0].payload
-    assert setup["players"] == ["Ann", "bob"]
+    # A player given no name is not named after the address (that would publish it).
+    assert setup["players"][0] == "Ann" and re.fullmatch(r"Player \d+", setup["players"][1])
     assert setup["options"]["change_columns"] is True
     assert setup["options"]["max_turns"] == 30
 
@@ -488,4 +489,4 @@ def test_inviting_a_player_does_not_rename_them(app, client):
         ann = s.scalars(select(Player).where(Player.email == "ann@example.org")).one()
         assert ann.name == "Ann"
         new = s.scalars(select(Player).where(Player.email == "b@x.org")).one()
-        assert new.name == "b"  # a blank name is no name
+        assert re.fullmatch(r"Player \d+", new.name)  # a blank name is no name
