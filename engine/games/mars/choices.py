@@ -97,7 +97,7 @@ def bot_action(state: MarsState, seat: int) -> str:
     return best
 
 
-SHOWN = 24  # a stage lists the moves themselves once at most this many are left
+SHOWN = 12  # a stage lists the moves themselves once at most this many are left
 
 
 def _legal_moves(
