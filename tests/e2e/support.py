@@ -210,8 +210,8 @@ def turn_mail(server: Server, game: str, events: list[dict[str, Any]], seat: int
     )
 
 
-def busy_game(server: Server, kind: str, players: tuple[str, ...], minimum: int) -> str:
-    """The move link of a game played at random until its seat has `minimum` legal actions.
+def busy_game(server: Server, kind: str, players: tuple[str, ...], minimum: int) -> tuple[str, str]:
+    """A game played at random until its seat has `minimum` legal actions: id and move link.
 
     The moves are played in this process, on the server's database.
     """
@@ -225,11 +225,11 @@ def busy_game(server: Server, kind: str, players: tuple[str, ...], minimum: int)
         for _ in range(3000):
             with svc.db.read() as s:
                 loaded = load(s, game)
-                (seat,) = loaded.awaited()
+                seat = loaded.awaited()[0]
                 legal = loaded.rules.legal(loaded.state, seat)
                 grant = MoveGrant(game, seat, loaded.game.head_seq)
             if len(legal) >= minimum:
-                return f"{server.url}/play/{svc.signer.move_token(grant)}"
+                return game, f"{server.url}/play/{svc.signer.move_token(grant)}"
             action = legal[rng.randrange(len(legal))]
             svc.write(lambda s, g=grant, a=action: submit(s, svc.ctx, g, a))
     finally:

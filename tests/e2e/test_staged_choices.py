@@ -18,7 +18,8 @@ MOST_BUTTONS = 48  # a stage shows a few dozen choices at most
 @pytest.fixture(scope="module")
 def busy_link(server: Server) -> str:
     """The move link of a Martian Race turn with hundreds of legal actions."""
-    return busy_game(server, "martian-race", PLAYERS, 300)
+    _, link = busy_game(server, "martian-race", PLAYERS, 300)
+    return link
 
 
 def tappable(page: Any) -> list[dict[str, float]]:
