@@ -286,6 +286,10 @@ class Rules(ABC, Generic[S]):
         """Where an action starts and ends on the board ({"from": sq, "to": [sq, ...]}), if so."""
         return {}
 
+    def describe_roll(self, state: S, values: tuple[int, ...]) -> str | None:
+        """A roll in the game's words ("Rolled 2 humans, 1 tank"); None: the numbers say it."""
+        return None
+
     def menu(self, state: S, seat: int, picked: Mapping[str, str]) -> Menu | None:
         """The seat's choices in stages, narrowed by `picked` (None: list legal() whole)."""
         return None
