@@ -210,8 +210,15 @@ def turn_mail(server: Server, game: str, events: list[dict[str, Any]], seat: int
     )
 
 
-def busy_game(server: Server, kind: str, players: tuple[str, ...], minimum: int) -> tuple[str, str]:
-    """A game played at random until its seat has `minimum` legal actions: id and move link.
+def busy_game(
+    server: Server,
+    kind: str,
+    players: tuple[str, ...],
+    minimum: int,
+    until: Callable[[Any], bool] = lambda view: True,
+) -> tuple[str, str]:
+    """A game played at random until its seat has `minimum` legal actions and its public
+    view passes `until`: its id and the seat's move link.
 
     The moves are played in this process, on the server's database.
     """
@@ -228,7 +235,7 @@ def busy_game(server: Server, kind: str, players: tuple[str, ...], minimum: int)
                 seat = loaded.awaited()[0]
                 legal = loaded.rules.legal(loaded.state, seat)
                 grant = MoveGrant(game, seat, loaded.game.head_seq)
-            if len(legal) >= minimum:
+            if len(legal) >= minimum and until(loaded.rules.view(loaded.state, None)):
                 return game, f"{server.url}/play/{svc.signer.move_token(grant)}"
             action = legal[rng.randrange(len(legal))]
             svc.write(lambda s, g=grant, a=action: submit(s, svc.ctx, g, a))
