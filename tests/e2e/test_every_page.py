@@ -117,5 +117,7 @@ def test_every_page_fits_a_phone_and_has_no_serious_accessibility_finding(
             if v["impact"] in ("serious", "critical"):
                 where = "; ".join(n["target"][0] for n in v["nodes"][:3])
                 problems.append(f"{name}: axe {v['impact']} {v['id']}: {v['help']} ({where})")
-        print(f"{name}: {len(found)} axe findings: {sorted({v['id'] for v in found})}")
+        shot = server.instance / f"phone-{name.replace(' ', '-')}.png"
+        phone.screenshot(path=str(shot), full_page=True)
+        print(f"{name}: {len(found)} axe findings {sorted({v['id'] for v in found})}, {shot}")
     assert not problems, "\n".join(problems)
