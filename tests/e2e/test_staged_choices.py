@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 
-from tests.e2e.support import Server, busy_game
+from tests.e2e.support import Server, busy_game, rebuild
 
 pytestmark = pytest.mark.e2e
 
@@ -16,10 +16,9 @@ MOST_BUTTONS = 48  # a stage shows a few dozen choices at most
 
 
 @pytest.fixture(scope="module")
-def busy_link(server: Server) -> str:
-    """The move link of a Martian Race turn with hundreds of legal actions."""
-    _, link = busy_game(server, "martian-race", PLAYERS, 300)
-    return link
+def busy(server: Server) -> tuple[str, str]:
+    """A Martian Race game at a turn with hundreds of legal actions, and its move link."""
+    return busy_game(server, "martian-race", PLAYERS, 300)
 
 
 def tappable(page: Any) -> list[dict[str, float]]:
@@ -31,9 +30,35 @@ def tappable(page: Any) -> list[dict[str, float]]:
     return [box for box in (element.bounding_box() for element in found) if box]
 
 
-def test_a_busy_turn_is_chosen_a_question_at_a_time_on_a_phone(
-    browser: Any, server: Server, busy_link: str, tmp_path_factory: pytest.TempPathFactory
+def test_without_javascript_the_answers_are_links_that_end_in_legal_moves(
+    browser: Any, server: Server, busy: tuple[str, str]
 ) -> None:
+    game, busy_link = busy
+    rules, state = rebuild(server.log(game)[1])
+    (seat,) = rules.pending(state).seats
+    legal = set(rules.legal(state, seat))
+    context = browser.new_context(viewport=PHONE, java_script_enabled=False)
+    try:
+        page = context.new_page()
+        page.goto(busy_link)
+        stages = 0
+        while page.locator("#answers").count():
+            answers = page.locator("#answers a")
+            assert 1 < answers.count() <= MOST_BUTTONS
+            answers.last.click()
+            page.wait_for_load_state()
+            stages += 1
+        shown = [str(b.get_attribute("value")) for b in page.locator("#choices button").all()]
+        assert stages >= 2 and shown and set(shown) <= legal
+        assert all(page.locator(f'#choices button[value="{a}"]').is_visible() for a in shown)
+    finally:
+        context.close()
+
+
+def test_a_busy_turn_is_chosen_a_question_at_a_time_on_a_phone(
+    browser: Any, server: Server, busy: tuple[str, str], tmp_path_factory: pytest.TempPathFactory
+) -> None:
+    _, busy_link = busy
     context = browser.new_context(viewport=PHONE)
     try:
         page = context.new_page()
