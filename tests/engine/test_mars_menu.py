@@ -8,7 +8,9 @@ from typing import Any
 import pytest
 
 import engine
+from engine.games.mars import moves
 from engine.games.mars.choices import SHOWN
+from engine.games.mars.state import to_pos
 
 QUESTIONS_SHOWN = 48  # a stage never asks more than a few dozen answers
 
@@ -71,3 +73,15 @@ def test_a_wrong_answer_asks_the_question_again() -> None:
     menu = rules.menu(state, seat, {"die": "9", "piece": "z9"})
     assert menu is not None and menu.question is not None
     assert menu.question.key in ("die", "piece")
+    # A piece that cannot move with the die chosen: the piece is asked again.
+    first = rules.menu(state, seat, {})
+    assert first is not None and first.question is not None
+    die = first.picked[0][1] if first.picked else first.question.answers[0][0]
+    asked = rules.menu(state, seat, {"die": die})
+    assert asked is not None and asked.question is not None and asked.question.key == "piece"
+    pieces = {value for value, _, _ in asked.question.answers}
+    movable = {name for _, name, _ in moves.movable(to_pos(state), seat)}
+    stuck = min(movable - pieces, default="h8")  # on the board, but not with this die
+    again = rules.menu(state, seat, {"die": die, "piece": stuck})
+    assert again is not None and again.question is not None
+    assert again.question.key in ("die", "piece")

@@ -160,6 +160,8 @@ def menu(words: Words, state: MarsState, seat: int, picked: Mapping[str, str]) -
             for name, (index, enter) in pieces.items()
             if _legal_moves(state, seat, die, name)
         ]
+        if not found:
+            return menu(words, state, seat, {})  # a die of the address bar with no move
         if len(found) != 1:
             question = Question("piece", f"Which piece moves {die} steps?", tuple(found))
             return Menu(tuple(chosen), question, ())
@@ -169,6 +171,8 @@ def menu(words: Words, state: MarsState, seat: int, picked: Mapping[str, str]) -
     label, _ = _piece_label(words, state, pos, seat, index, enter, piece)
     chosen.append(("piece", piece, label))
     found_moves = list({c.text: c for c in _legal_moves(state, seat, die, piece)}.values())
+    if not found_moves:
+        return menu(words, state, seat, {"die": str(die)})  # a piece with no move for this die
     ends = sorted({c.square for c in found_moves})
     to = picked.get("to")
     if len(found_moves) > SHOWN and len(ends) > 1 and to not in {square_name(q) for q in ends}:
