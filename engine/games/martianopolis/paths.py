@@ -99,7 +99,9 @@ def paths_for(state: MartianopolisState, racer: Racer) -> Paths:
 
 
 @lru_cache(maxsize=1024)
-def _paths(occupied: frozenset[tuple[int, int]], racer: Racer, points: int, finish: int) -> Paths:
+def _paths(
+    occupied: frozenset[tuple[int, int]], racer: Racer, points: int, finish: int
+) -> Paths:
     # Describing every legal move, and checking each, asks for the same racer's paths again
     # and again; the inputs are immutable, so the searched paths are kept.
     return Paths(occupied, racer, points, finish)
