@@ -43,6 +43,31 @@ class Resigned:
 
 Event = Played | Rolled | Shuffled | Resigned
 
+# --- choices in stages: a question at a time, for a page with many legal actions ----------
+
+
+@dataclass(frozen=True)
+class Question:
+    """One narrowing stage: the key it sets, what it asks and its answers (value, label, square)."""
+
+    key: str
+    text: str
+    answers: tuple[tuple[str, str, str | None], ...]
+
+
+@dataclass(frozen=True)
+class Menu:
+    """A seat's choices narrowed by the answers given so far (key, value, label).
+
+    `question` is the next stage to answer, or None when `actions` (canonical notation, each
+    one of legal()) are few enough to show.
+    """
+
+    picked: tuple[tuple[str, str, str], ...]
+    question: Question | None
+    actions: tuple[str, ...]
+
+
 # --- what a game waits for ------------------------------------------------------------
 
 
@@ -260,6 +285,14 @@ class Rules(ABC, Generic[S]):
     def annotate(self, state: S, seat: int, action: str) -> dict[str, Any]:
         """Where an action starts and ends on the board ({"from": sq, "to": [sq, ...]}), if so."""
         return {}
+
+    def describe_roll(self, state: S, values: tuple[int, ...]) -> str | None:
+        """A roll in the game's words ("Rolled 2 humans, 1 tank"); None: the numbers say it."""
+        return None
+
+    def menu(self, state: S, seat: int, picked: Mapping[str, str]) -> Menu | None:
+        """The seat's choices in stages, narrowed by `picked` (None: list legal() whole)."""
+        return None
 
     def same_turn(self, before: S, after: S) -> bool:
         """Whether `after` continues the turn being played in `before` (no new mail needed)."""

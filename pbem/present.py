@@ -172,6 +172,9 @@ def sentence(
         players = ", ".join(payload["players"])
         return f"{rules.title} set up for {players}; dice commitment {payload['commitment'][:12]}…"
     if entry.kind == "roll":
+        words = rules.describe_roll(state, tuple(payload["values"]))
+        if words is not None:
+            return words
         rolled = "Rolled " + " ".join(str(v) for v in payload["values"])
         if entry.seq == 1 and payload["count"] == 1 and payload["sides"] == setup.seats:
             return f"{rolled} to decide who starts"  # the opening roll of every dice game

@@ -11,13 +11,15 @@ from sqlalchemy.orm import Session
 from .. import present
 from ..errors import ExpiredLink, Rejected, StaleTurn
 from ..links import MoveGrant
-from ..log.games import load
+from ..log.games import Loaded, load
 from ..mail.compose import FRESH_LINK_EVERY
 from ..play.act import check_grant, grant_state, others_acted_since, resign, submit
 from ..play.notify import mail_fresh_link
 from ..services import services
 
 bp = Blueprint("play", __name__)
+
+STAGED_FROM = 24  # more choices than this are offered a question at a time
 
 NOTICES = {
     "current": None,
@@ -44,17 +46,19 @@ def page(session: Session, grant: MoveGrant, *, status: int = 200, **extra: Any)
         state = "continuing"
     fresh = svc.signer.move_token(loaded.grant(grant.seat)) if can_act else None
     pos = present.position(loaded.rules, loaded.state, grant.seat, loaded.ruling)
+    stages = staged(loaded, grant.seat, fresh, pos["legal"]) if fresh else None
+    shown = tuple(pos["legal"]) if stages is None else stages["actions"]
     # Point-and-click groups are for this page only, not for every mail built on a move.
-    pos["groups"] = present.groups(loaded.rules, loaded.state, grant.seat, tuple(pos["legal"]))
-    # Every button says in words what it does (a few dozen ms on the busiest Mad Dog turn).
-    choices = present.described(loaded.rules, loaded.state, grant.seat, pos["legal"])
+    pos["groups"] = present.groups(loaded.rules, loaded.state, grant.seat, shown)
+    # Every button says in words what it does.
+    choices = present.described(loaded.rules, loaded.state, grant.seat, shown)
     said = {c["action"]: c["text"] for c in choices}
     wanted = request.args.get("choice")
     confirm = None
     if can_act and wanted:
         confirm = next((c for c in pos["choices"] if c["action"] == wanted), None)
         if confirm is None and wanted in pos["legal"]:
-            confirm = {"action": wanted, "text": said[wanted]}
+            (confirm,) = present.described(loaded.rules, loaded.state, grant.seat, [wanted])
         if confirm is None:
             extra.setdefault("error", f"{wanted!r} is not one of your choices any more.")
     html = render_template(
@@ -64,6 +68,8 @@ def page(session: Session, grant: MoveGrant, *, status: int = 200, **extra: Any)
         seat=grant.seat,
         seat_name=loaded.rules.seat_name(loaded.state, grant.seat),
         pos=pos,
+        shown=shown,
+        stages=stages,
         confirm=confirm,
         said=said,
         # An error already says why the form could not act; only a fresh form adds news.
@@ -88,6 +94,33 @@ def expired(token: str, *, sent: bool = False, game: str = "") -> Any:
         minutes=int(FRESH_LINK_EVERY.total_seconds() // 60),
     )
     return html, 200 if sent else ExpiredLink.status
+
+
+def staged(loaded: Loaded, seat: int, token: str, legal: list[str]) -> dict[str, Any] | None:
+    """The seat's choices a question at a time, as links, when there are too many to list."""
+    if len(legal) <= STAGED_FROM:
+        return None
+    picked = {k: v for k, v in request.args.items() if k != "choice"}
+    menu = loaded.rules.menu(loaded.state, seat, picked)
+    if menu is None:
+        return None
+    params: dict[str, Any] = {"token": token}
+    steps = []
+    for key, value, label in menu.picked:
+        steps.append({"key": key, "label": label, "href": url_for("play.show", **params)})
+        params[key] = value
+    answers = []
+    if menu.question is not None:
+        for value, label, square in menu.question.answers:
+            href = url_for("play.show", **(params | {menu.question.key: value}))
+            answers.append({"label": label, "href": href, "square": square})
+    return {
+        "steps": steps,
+        "question": menu.question.text if menu.question else None,
+        "key": menu.question.key if menu.question else None,
+        "answers": answers,
+        "actions": menu.actions,
+    }
 
 
 @bp.get("/play/<token>")

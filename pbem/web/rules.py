@@ -44,9 +44,9 @@ def sections(text: str, level: str) -> dict[str, str]:
 def for_game(text: str, level: str, title: str) -> str:
     """The sections of a page about one game (and those shared with its sibling)."""
     found = sections(text, level)
-    shared = [f"{level}# {name}\n{body}" for name, body in found.items()
+    shared = [f"{level} {name}\n{body}" for name, body in found.items()
               if title in SHARED.get(name, ())]
-    own = [f"{level}# {name}\n{body}" for name, body in found.items()
+    own = [f"{level} {name}\n{body}" for name, body in found.items()
            if name == title or (title in name.split(" and ") and " and " in name)]
     return "\n".join(shared + own)
 

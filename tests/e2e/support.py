@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import random
 import re
 import subprocess
 import sys
@@ -17,7 +18,13 @@ from pathlib import Path
 from typing import Any
 
 import engine
+from pbem.config import load_settings
+from pbem.links import MoveGrant
 from pbem.log import store
+from pbem.log.games import load
+from pbem.play.act import submit
+from pbem.play.start import start_game
+from pbem.web.app import create_app
 from tests.smtp_sink import SmtpSink
 
 CHROMIUM = Path("/usr/bin/chromium")
@@ -201,3 +208,37 @@ def turn_mail(server: Server, game: str, events: list[dict[str, Any]], seat: int
         is_mail(game, "turn", to, head["hash"]),
         f"the turn mail to {to} after event {head['seq']}",
     )
+
+
+def busy_game(
+    server: Server,
+    kind: str,
+    players: tuple[str, ...],
+    minimum: int,
+    until: Callable[[Any], bool] = lambda view: True,
+) -> tuple[str, str]:
+    """A game played at random until its seat has `minimum` legal actions and its public
+    view passes `until`: its id and the seat's move link.
+
+    The moves are played in this process, on the server's database.
+    """
+    env = server.env | {"PBEM_SMTP_URL": ""}  # the server, not this process, sends the mail
+    app = create_app({"SETTINGS": load_settings(env)})
+    svc = app.extensions["pbem"]
+    rng = random.Random(7)
+    seated = [(p, None) for p in players]
+    game = svc.write(lambda s: start_game(s, svc.ctx, kind, seated).game.public_id)
+    try:
+        for _ in range(3000):
+            with svc.db.read() as s:
+                loaded = load(s, game)
+                seat = loaded.awaited()[0]
+                legal = loaded.rules.legal(loaded.state, seat)
+                grant = MoveGrant(game, seat, loaded.game.head_seq)
+            if len(legal) >= minimum and until(loaded.rules.view(loaded.state, None)):
+                return game, f"{server.url}/play/{svc.signer.move_token(grant)}"
+            action = legal[rng.randrange(len(legal))]
+            svc.write(lambda s, g=grant, a=action: submit(s, svc.ctx, g, a))
+    finally:
+        svc.db.dispose()
+    raise AssertionError(f"no {kind} position with {minimum} legal actions came up")

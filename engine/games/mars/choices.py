@@ -2,13 +2,26 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
+from ...core import Menu, Question
 from ...errors import IllegalAction
 from . import moves
-from .geometry import BOARD, DOG
+from .geometry import (
+    BOARD,
+    DOG,
+    FACING_LETTERS,
+    FACING_WORDS,
+    SIZE_WORDS,
+    parse_square,
+    square_name,
+)
+from .moves import Candidate
 from .notation import format_pushes
 from .perform import resolution_of
+from .position import Pos
 from .state import MarsState, to_pos
-from .words import seat_name
+from .words import Words, seat_name, square_label
 
 
 def legal(state: MarsState, seat: int) -> tuple[str, ...]:
@@ -82,3 +95,117 @@ def bot_action(state: MarsState, seat: int) -> str:
         if score > best_score:
             best, best_score = cand.text, score
     return best
+
+
+SHOWN = 12  # a stage lists the moves themselves once at most this many are left
+
+
+def _legal_moves(
+    state: MarsState, seat: int, die: int | None, piece: str | None
+) -> list[Candidate]:
+    """The legal moves of one die or piece, without listing the others when it can be helped."""
+    if seat != state.to_move or state.roll is None or not state.dice or state.chooser is not None:
+        return []
+    dice = state.dice
+    if len(dice) != 2:
+        return list(moves.candidates(state, seat, dice, die, piece))
+    pos = to_pos(state)
+
+    def both(cand: Candidate) -> bool:
+        other = dice[1] if cand.die == dice[0] else dice[0]
+        return moves.enables_fast(state, pos, cand, seat, other)
+
+    # Under the must-use rule a move is legal if it lets both dice play, whenever some
+    # move does; one such move is usually among the first listed.
+    if any(both(c) for c in moves.candidates(state, seat, dice)):
+        return [c for c in moves.candidates(state, seat, dice, die, piece) if both(c)]
+    found, _ = moves.first_moves(state, seat)
+    return [
+        c
+        for c in found
+        if (die is None or c.die == die) and (piece is None or _piece_of(c.text) == piece)
+    ]
+
+
+def _piece_of(text: str) -> str:
+    """The piece a move's text names: a designator, '+' or 'dog'."""
+    head = text.split(": ", 1)[1].split(" ", 1)[0]
+    return "+" if head.startswith("+") else head
+
+
+def menu(words: Words, state: MarsState, seat: int, picked: Mapping[str, str]) -> Menu:
+    """A move in stages: the die, the piece, where it ends, how it faces; then the moves."""
+    if state.chooser is not None or seat != state.to_move or state.roll is None:
+        return Menu((), None, legal(state, seat))
+    pos = to_pos(state)
+    chosen: list[tuple[str, str, str]] = []
+    dice = sorted(set(state.dice), reverse=True)
+    die = int(picked["die"]) if picked.get("die", "") in {str(d) for d in dice} else None
+    if die is None:
+        dice = [d for d in dice if _legal_moves(state, seat, d, None)]
+        if len(dice) > 1:
+            answers: tuple[tuple[str, str, str | None], ...] = tuple(
+                (str(d), f"the {d}", None) for d in dice
+            )
+            return Menu((), Question("die", "Which die do you use first?", answers), ())
+        if not dice:
+            return Menu((), None, ())
+        die = dice[0]
+    chosen.append(("die", str(die), f"the {die}"))
+    pieces = {name: (index, enter) for index, name, enter in moves.movable(pos, seat)}
+    piece = picked.get("piece")
+    if piece not in pieces:
+        found = [
+            (name, *_piece_label(words, state, pos, seat, index, enter, name))
+            for name, (index, enter) in pieces.items()
+            if _legal_moves(state, seat, die, name)
+        ]
+        if not found:
+            return menu(words, state, seat, {})  # a die of the address bar with no move
+        if len(found) != 1:
+            question = Question("piece", f"Which piece moves {die} steps?", tuple(found))
+            return Menu(tuple(chosen), question, ())
+        piece = found[0][0]
+    assert piece is not None
+    index, enter = pieces[piece]
+    label, _ = _piece_label(words, state, pos, seat, index, enter, piece)
+    chosen.append(("piece", piece, label))
+    found_moves = list({c.text: c for c in _legal_moves(state, seat, die, piece)}.values())
+    if not found_moves:
+        return menu(words, state, seat, {"die": str(die)})  # a piece with no move for this die
+    ends = sorted({c.square for c in found_moves})
+    to = picked.get("to")
+    if len(found_moves) > SHOWN and len(ends) > 1 and to not in {square_name(q) for q in ends}:
+        answers = tuple(
+            (square_name(q), square_label(words, state.params, q), square_name(q)) for q in ends
+        )
+        return Menu(tuple(chosen), Question("to", "Where does it end its move?", answers), ())
+    if to is not None and len(found_moves) > SHOWN and len(ends) > 1:
+        square = parse_square(to)
+        found_moves = [c for c in found_moves if c.square == square]
+        chosen.append(("to", to, square_label(words, state.params, square)))
+    facings = sorted({c.facing for c in found_moves})
+    face = picked.get("facing")
+    if len(found_moves) > SHOWN and len(facings) > 1:
+        if face not in {FACING_LETTERS[f] for f in facings}:
+            answers = tuple((FACING_LETTERS[f], FACING_WORDS[f], None) for f in facings)
+            return Menu(tuple(chosen), Question("facing", "How does it end?", answers), ())
+        assert face is not None
+        found_moves = [c for c in found_moves if FACING_LETTERS[c.facing] == face]
+        chosen.append(("facing", face, FACING_WORDS[FACING_LETTERS.index(face)]))
+    return Menu(tuple(chosen), None, tuple(dict.fromkeys(c.text for c in found_moves)))
+
+
+def _piece_label(
+    words: Words, state: MarsState, pos: Pos, seat: int, index: int, enter: bool, name: str
+) -> tuple[str, str | None]:
+    """How a page names a movable piece, and the square it stands on."""
+    if enter:
+        home = state.params.home
+        return f"a new small {words.piece_word} onto {square_name(home)}", square_name(home)
+    if index == DOG:
+        return f"the Mad Dog on {square_name(pos.dog_square)}", square_name(pos.dog_square)
+    square = pos.square[index]
+    size = SIZE_WORDS[pos.size[index]]
+    where = square_name(square)
+    return f"the {size} {words.piece_word} on {where}, {FACING_WORDS[pos.facing[index]]}", where

@@ -92,8 +92,18 @@ def movable(pos: Pos, seat: int) -> list[tuple[int, str, bool]]:
     return out
 
 
-def candidates(state: MarsState, seat: int, dice: tuple[int, ...]) -> Iterator[Candidate]:
-    """Every legal move with these dice, one per distinct outcome, in canonical order."""
+def candidates(
+    state: MarsState,
+    seat: int,
+    dice: tuple[int, ...],
+    only_die: int | None = None,
+    only_piece: str | None = None,
+) -> Iterator[Candidate]:
+    """Every legal move with these dice, one per distinct outcome, in canonical order.
+
+    only_die and only_piece (a designator, '+' or 'dog') keep the moves of one die or piece,
+    the same texts the whole listing gives for them.
+    """
     pos = to_pos(state)
     masks = pos.masks()
     pieces = movable(pos, seat)
@@ -105,13 +115,21 @@ def candidates(state: MarsState, seat: int, dice: tuple[int, ...]) -> Iterator[C
     # Per landing, the mover's push choices with the text each adds to a move.
     probed: dict[tuple[int, int, bool], list[tuple[Choice, str]]] = {}
     for die in sorted(set(dice), reverse=True):
+        if only_die is not None and die != only_die:
+            continue
         noop = False
         for piece, name, enter in pieces:
             if piece == DOG:
                 start = (pos.dog_square, pos.dog_facing)
             else:
                 start = (pos.square[piece], pos.facing[piece])
-            for square, facing, steps in pos.endpoints(piece, die, masks, enter):
+            ends = pos.endpoints(piece, die, masks, enter)
+            if only_piece is not None and name != only_piece:
+                # The whole listing keeps one move that leaves everything as it was: the
+                # first piece's; a later piece's is listed only if no earlier one has it.
+                noop = noop or (not enter and any((q, f) == start for q, f, _ in ends))
+                continue
+            for square, facing, steps in ends:
                 if not enter and (square, facing) == start:
                     if noop:
                         continue

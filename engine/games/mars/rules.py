@@ -10,6 +10,7 @@ from ...core import (
     Await,
     Event,
     Finished,
+    Menu,
     OptionValue,
     Pending,
     Played,
@@ -124,6 +125,10 @@ class MarsRules(Rules[MarsState]):
     def annotate(self, state: MarsState, seat: int, action: str) -> dict[str, Any]:
         """Where a move's piece starts and lands, or where a pushed piece goes."""
         return reading.annotate(self, state, seat, action)
+
+    def menu(self, state: MarsState, seat: int, picked: Mapping[str, str]) -> Menu:
+        """A move in stages: the die, the piece, where it ends, how it faces; then the moves."""
+        return choices.menu(self, state, seat, picked)
 
     def describe(self, state: MarsState, played: Played, viewer: int | None) -> str:
         return present.describe(self, state, played.seat, played.action)

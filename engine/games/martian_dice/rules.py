@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from ...core import Event, Option, Pending, Played, Resigned, Rolled, Rules
+from ...core import Event, Option, Pending, Played, Resigned, Roll, Rolled, Rules
 from ...errors import IllegalAction, SetupError
 from . import turns, views
 from .bot import bot_pick
@@ -116,6 +116,13 @@ class MartianDice(Rules[DiceState]):
 
     def describe(self, state: DiceState, played: Played, viewer: int | None) -> str:
         return views.describe(state, played.seat, played.action)
+
+    def describe_roll(self, state: DiceState, values: tuple[int, ...]) -> str | None:
+        """The faces a roll of the dice shows: "Rolled 2 death rays, 1 human (3 2 4)"."""
+        due = pending(state)
+        if not isinstance(due, Roll) or due.sides != 6:
+            return None  # the opening roll for who starts is a plain number
+        return views.rolled_words(values)
 
     def view(self, state: DiceState, seat: int | None) -> dict[str, Any]:
         return views.view(state, seat, self.kind)

@@ -129,3 +129,12 @@ def _last_view(state: DiceState) -> dict[str, Any] | None:
         "points": last.points,
         "ending": last.ending,
     }
+
+
+def rolled_words(values: tuple[int, ...]) -> str:
+    """A roll of the dice by its faces, most first: "Rolled 2 death rays, 1 human (3 2 4)"."""
+    counts = counts_of(values)
+    shown = sorted((-n, face) for face, n in enumerate(counts) if n)
+    parts = [count_words(-n, face) for n, face in shown]
+    numbers = " ".join(str(v) for v in values)
+    return f"Rolled {', '.join(parts)} ({numbers})" if parts else "Rolled nothing"

@@ -19,7 +19,7 @@ from pbem.play import start as play_start
 from pbem.play.act import resign
 from pbem.web.app import create_app
 
-from ..pipe import csrf, csrf_in, legal, log, move, sign_in, start, token
+from ..pipe import PLAYERS, csrf, csrf_in, legal, log, move, sign_in, start, token
 from ..pipe import loaded as play_of
 from ..pipe import outbox as outbox_rows
 
@@ -155,6 +155,22 @@ def test_history_steps_from_move_to_move_and_lists_only_the_events_nearby(app, c
     assert "to decide who starts" in client.get(f"/games/{public_id}/history/1").get_data(
         as_text=True
     )
+
+
+def test_a_martian_dice_history_names_the_faces_rolled(app, client):
+    svc = app.extensions["pbem"]
+    players = [(email, None) for email, _ in PLAYERS]
+    public_id = svc.write(
+        lambda s: play_start.start_game(s, svc.ctx, "martian-dice", players).game.public_id
+    )
+    move(app, public_id)
+    rolls = [e for e in log(app, public_id) if e.kind == "roll" and e.payload["sides"] == 6]
+    page = text_of(client.get(f"/games/{public_id}/history"))
+    for roll in rolls:
+        numbers = " ".join(str(v) for v in roll.payload["values"])
+        assert f"Rolled {numbers}" not in page
+        assert f"({numbers})" in page
+    assert re.search(r"Rolled \d+ (tank|death ray|human|cow|chicken)", page)
 
 
 @pytest.mark.parametrize("seq", ["-1", "abc", "1.5"])

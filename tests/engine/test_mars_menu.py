@@ -1,0 +1,87 @@
+"""Martian Race and Mad Dog choices in stages: each stage short, together exactly legal()."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+
+import engine
+from engine.games.mars import moves
+from engine.games.mars.choices import SHOWN
+from engine.games.mars.state import to_pos
+
+QUESTIONS_SHOWN = 48  # a stage never asks more than a few dozen answers
+
+
+def chance(rng: random.Random, pending: Any) -> engine.Event:
+    """A random answer to a roll or shuffle."""
+    if isinstance(pending, engine.Roll):
+        return engine.Rolled(tuple(rng.randint(1, pending.sides) for _ in range(pending.count)))
+    return engine.Shuffled(tuple(rng.sample(range(pending.n), pending.n)))
+
+
+def busy_states(kind: str, seed: int, keep: int) -> list[tuple[Any, int]]:
+    """The decisions with the most legal actions in a random 4-player game."""
+    rules = engine.rules_for(kind)
+    rng = random.Random(seed)
+    state = rules.start(4, {})
+    found: list[tuple[int, Any, int]] = []
+    for _ in range(900):
+        pending = rules.pending(state)
+        if isinstance(pending, engine.Finished):
+            break
+        if isinstance(pending, engine.Await):
+            (seat,) = pending.seats
+            actions = rules.legal(state, seat)
+            found.append((len(actions), state, seat))
+            event: engine.Event = engine.Played(seat, actions[rng.randrange(len(actions))])
+        else:
+            event = chance(rng, pending)
+        state = engine.step(rules, state, event)
+    found.sort(key=lambda f: -f[0])
+    return [(s, seat) for _, s, seat in found[:keep]]
+
+
+def walk(rules: Any, state: Any, seat: int, picked: dict[str, str]) -> list[str]:
+    """Every action reached by answering every question in every way."""
+    menu = rules.menu(state, seat, picked)
+    assert menu is not None
+    if menu.question is None:
+        assert len(menu.actions) <= SHOWN or not picked or menu.picked[-1][0] == "facing"
+        return list(menu.actions)
+    assert 1 < len(menu.question.answers) <= QUESTIONS_SHOWN
+    reached: list[str] = []
+    for value, _, _ in menu.question.answers:
+        reached += walk(rules, state, seat, picked | {menu.question.key: value})
+    return reached
+
+
+@pytest.mark.parametrize("kind", ["martian-race", "mad-dog"])
+def test_the_stages_of_a_busy_turn_lead_to_every_legal_action_once(kind: str) -> None:
+    rules = engine.rules_for(kind)
+    for state, seat in busy_states(kind, 1, 3):
+        legal = rules.legal(state, seat)
+        reached = walk(rules, state, seat, {})
+        assert sorted(reached) == sorted(legal)
+
+
+def test_a_wrong_answer_asks_the_question_again() -> None:
+    rules = engine.rules_for("martian-race")
+    ((state, seat),) = busy_states("martian-race", 2, 1)
+    menu = rules.menu(state, seat, {"die": "9", "piece": "z9"})
+    assert menu is not None and menu.question is not None
+    assert menu.question.key in ("die", "piece")
+    # A piece that cannot move with the die chosen: the piece is asked again.
+    first = rules.menu(state, seat, {})
+    assert first is not None and first.question is not None
+    die = first.picked[0][1] if first.picked else first.question.answers[0][0]
+    asked = rules.menu(state, seat, {"die": die})
+    assert asked is not None and asked.question is not None and asked.question.key == "piece"
+    pieces = {value for value, _, _ in asked.question.answers}
+    movable = {name for _, name, _ in moves.movable(to_pos(state), seat)}
+    stuck = min(movable - pieces, default="h8")  # on the board, but not with this die
+    again = rules.menu(state, seat, {"die": die, "piece": stuck})
+    assert again is not None and again.question is not None
+    assert again.question.key in ("die", "piece")
