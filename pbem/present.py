@@ -146,7 +146,7 @@ def public_entries(log: list[store.LogEntry]) -> list[store.LogEntry]:
     """The public log of a stored game without its cached state: even a damaged log shows."""
     try:
         setup = store.Setup.from_payload(log[0].payload)
-        rules = engine.rules_for(setup.kind)
+        rules = setup.rules()
     except (IndexError, KeyError, TypeError, ValueError, engine.RulesError):
         return [entry.hide() if entry.salt is not None else entry for entry in log]
     return public_log(rules, setup, log)
