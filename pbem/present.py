@@ -35,6 +35,7 @@ def position(
     return {
         "kind": rules.kind,
         "title": rules.title,
+        "rules_version": rules.version,
         "view": rules.view(state, seat),
         "seat": seat,
         "seat_names": [rules.seat_name(state, s) for s in range(rules.seat_count(state))],
@@ -48,6 +49,20 @@ def position(
         "outcome": outcome.to_json() if outcome else None,
         "winners": [rules.seat_name(state, s) for s in outcome.winners] if outcome else [],
     }
+
+
+def options_played(rules: engine.Rules[Any], options: dict[str, Any]) -> list[dict[str, Any]]:
+    """Every option of a game as it was created: its value, the default and what it means."""
+    return [
+        {
+            "name": o.name,
+            "value": options.get(o.name, o.default),
+            "default": o.default,
+            "help": o.help,
+            "changed": options.get(o.name, o.default) != o.default,
+        }
+        for o in rules.options
+    ]
 
 
 def described(
