@@ -24,7 +24,7 @@ from .core import (
     step,
 )
 from .errors import IllegalAction, InvalidAction, RulesError, SetupError, UnknownGame
-from .games import GAMES, rules_for
+from .games import GAMES, register, rules_for, rules_versions, unregister
 
 __all__ = [
     "GAMES",
@@ -49,8 +49,11 @@ __all__ = [
     "Shuffled",
     "UnknownGame",
     "awaited_text",
+    "register",
     "replay",
     "rules_for",
+    "rules_versions",
     "split_actions",
     "step",
+    "unregister",
 ]

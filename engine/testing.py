@@ -22,6 +22,20 @@ from .core import (
 
 T = TypeVar("T")
 
+# Random play need not end under a rulebook alone (Martians can wander for ever), so random
+# play-throughs set the limits no rulebook has, which every game leaves off by default.
+RANDOM_PLAY_LIMITS: Mapping[str, int] = {"stall_rounds": 25, "max_turns": 2000}
+
+
+def with_limits(rules: Rules[Any], options: Mapping[str, Any] | None) -> dict[str, Any]:
+    """The options with the game's optional stall and turn limits set where they are off."""
+    names = {o.name for o in rules.options}
+    limited = dict(options or {})
+    for name, value in RANDOM_PLAY_LIMITS.items():
+        if name in names and not limited.get(name):
+            limited[name] = value
+    return limited
+
 
 class Rng(Protocol):
     """The part of random.Random a play-through needs (the caller owns the generator)."""

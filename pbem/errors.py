@@ -52,6 +52,13 @@ class Forbidden(PbemError):
     code = "forbidden"
 
 
+class UnknownRules(PbemError):
+    """A game's rules version is not one this server has (a log from a newer server)."""
+
+    status = 500
+    code = "unknown-rules"
+
+
 class TooMany(PbemError):
     """Rate limit reached."""
 

@@ -35,6 +35,7 @@ def position(
     return {
         "kind": rules.kind,
         "title": rules.title,
+        "rules_version": rules.version,
         "view": rules.view(state, seat),
         "seat": seat,
         "seat_names": [rules.seat_name(state, s) for s in range(rules.seat_count(state))],
@@ -48,6 +49,20 @@ def position(
         "outcome": outcome.to_json() if outcome else None,
         "winners": [rules.seat_name(state, s) for s in outcome.winners] if outcome else [],
     }
+
+
+def options_played(rules: engine.Rules[Any], options: dict[str, Any]) -> list[dict[str, Any]]:
+    """Every option of a game as it was created: its value, the default and what it means."""
+    return [
+        {
+            "name": o.name,
+            "value": options.get(o.name, o.default),
+            "default": o.default,
+            "help": o.help,
+            "changed": options.get(o.name, o.default) != o.default,
+        }
+        for o in rules.options
+    ]
 
 
 def described(
@@ -146,7 +161,7 @@ def public_entries(log: list[store.LogEntry]) -> list[store.LogEntry]:
     """The public log of a stored game without its cached state: even a damaged log shows."""
     try:
         setup = store.Setup.from_payload(log[0].payload)
-        rules = engine.rules_for(setup.kind)
+        rules = setup.rules()
     except (IndexError, KeyError, TypeError, ValueError, engine.RulesError):
         return [entry.hide() if entry.salt is not None else entry for entry in log]
     return public_log(rules, setup, log)

@@ -3,12 +3,11 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import replace
 
 from ..core import Option, OptionValue
 from ..errors import SetupError
 from .mars import MarsRules, Params, parse_square
-from .martian_race import RULE_OPTIONS, rule_params
+from .martian_race import RULE_OPTIONS, older_versions, rule_params, with_defaults
 
 # RULES §2.3: the Settable Parameters table, goals mapped per §2.1 (Market = the H-column
 # square where smalls grow, Well = the A-column square).
@@ -67,20 +66,17 @@ class MadDog(MarsRules):
 
     kind = "mad-dog"
     title = "Mad Dog"
-    version = 2  # 2: the last event records its whole chain of pushes
+    version = 3  # 2: the last event records its whole chain; 3: limits off and named
     seats = (2, 3, 4)
     piece_word = "Mother"
     goal_names = ("Home", "Market", "Well", "Kennel")
-    options = (
+    options: tuple[Option, ...] = (
         Option("mothers", "5/4/3", "Mothers per player for 2/3/4 players, like 5/4/3", str),
         _square_option("home", "a7", "Home"),
         _square_option("market", "h2", "Market (smalls grow there)"),
         _square_option("well", "a2", "Well (mediums grow there)"),
         _square_option("kennel", "h7", "Kennel (larges finish there)"),
-        *(
-            replace(o, default=MAD_DOG_DEFAULTS[o.name]) if o.name in MAD_DOG_DEFAULTS else o
-            for o in RULE_OPTIONS
-        ),
+        *with_defaults(RULE_OPTIONS, MAD_DOG_DEFAULTS),
     )
     presets = PRESETS
 
@@ -112,3 +108,4 @@ class MadDog(MarsRules):
 
 
 RULES = MadDog()
+VERSIONS = older_versions(MadDog)

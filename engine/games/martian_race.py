@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import replace
 
 from ..core import Option, OptionValue
 from ..errors import SetupError
@@ -64,14 +65,16 @@ RULE_OPTIONS = (
     Option(
         "unusable_die",
         "forfeit",
-        "a die that cannot be used is lost (the only ruling so far, RULES §1.4)",
+        "a die that cannot be used is lost (the only ruling so far; see the rules page, "
+        "/rules/martian-race)",
         str,
         ("forfeit",),
     ),
     Option(
         "push_queue",
         "fifo",
-        "chained pushes are handled first in, first out (the only ruling so far, RULES §1.7.4)",
+        "chained pushes are handled first in, first out (the only ruling so far; see the rules "
+        "page, /rules/martian-race)",
         str,
         ("fifo",),
     ),
@@ -85,21 +88,32 @@ RULE_OPTIONS = (
         "the Mad Dog phase ends after this many Dog turns (empty: no limit)",
         minimum=1,
     ),
-    # Engine guards [ENG]: random or deadlocked play must end; normal play never meets them.
+    # Limits no rulebook has (see docs/rulings.md): off unless a game's creator sets them.
     Option(
         "stall_rounds",
-        25,
-        "the game ends on finished pieces after this many rounds in which no piece grew, "
-        "finished or was destroyed (0: never)",
+        0,
+        "not in the rulebook: end the game, ranked by finished pieces, after this many rounds "
+        "in which no piece grew, finished or was destroyed (0: never)",
         minimum=0,
     ),
     Option(
         "max_turns",
-        2000,
-        "the game ends on finished pieces after this many turns in all (0: no limit)",
+        0,
+        "not in the rulebook: end the game, ranked by finished pieces, after this many turns "
+        "in all (0: no limit)",
         minimum=0,
     ),
 )
+
+# Rules versions 1 and 2 ended every game after 25 stall rounds or 2,000 turns by default.
+V2_LIMITS: dict[str, OptionValue] = {"stall_rounds": 25, "max_turns": 2000}
+
+
+def with_defaults(
+    options: tuple[Option, ...], defaults: Mapping[str, OptionValue]
+) -> tuple[Option, ...]:
+    """The options with some defaults changed."""
+    return tuple(replace(o, default=defaults[o.name]) if o.name in defaults else o for o in options)
 
 
 def rule_params(
@@ -145,9 +159,9 @@ class MartianRace(MarsRules):
 
     kind = "martian-race"
     title = "Martian Race"
-    version = 2  # 2: the last event records its whole chain of pushes
+    version = 3  # 2: the last event records its whole chain; 3: limits off and named
     seats = (2, 3, 4, 5)
-    options = (
+    options: tuple[Option, ...] = (
         Option(
             "martians",
             None,
@@ -194,4 +208,24 @@ class MartianRace(MarsRules):
         )
 
 
+def older_versions(newest: type[MarsRules]) -> tuple[MarsRules, ...]:
+    """Rules versions 1 and 2 of a movement-system game, made from its newest class.
+
+    Version 2 had the stall and turn limits on by default and its outcomes did not name
+    them; version 1 also kept only the last event's own sentence, not its whole chain.
+    """
+    v2 = type(
+        f"{newest.__name__}V2",
+        (newest,),
+        {
+            "version": 2,
+            "limits_named": False,
+            "options": with_defaults(newest.options, V2_LIMITS),
+        },
+    )
+    v1 = type(f"{newest.__name__}V1", (v2,), {"version": 1, "chain_last": False})
+    return v1(), v2()
+
+
 RULES = MartianRace()
+VERSIONS = older_versions(MartianRace)

@@ -14,7 +14,7 @@ from typing import Any
 import click
 
 import engine
-from engine.testing import DeadEnd, play_randomly
+from engine.testing import DeadEnd, play_randomly, with_limits
 
 from .common import fail
 
@@ -76,7 +76,9 @@ def fuzz(
     try:
         rules = engine.rules_for(kind)
         parsed = dict(item.partition("=")[::2] for item in options)
-        resolved = rules.resolve_options(parsed, preset)
+        # The limits no rulebook has are off by default; random play needs them (--option
+        # stall_rounds=0 turns one off again).
+        resolved = rules.resolve_options({**with_limits(rules, None), **parsed}, preset)
     except engine.RulesError as e:
         fail(e)
     count = seats or rules.seats[0]

@@ -140,13 +140,16 @@ def _start(
     if header.get("version", setup.log_format) != setup.log_format:
         return f"the header says log format {header.get('version')!r}, the setup {setup.log_format}"
     try:
-        rules = engine.rules_for(setup.kind)
+        engine.rules_for(setup.kind)
     except engine.UnknownGame:
         return f"unknown game {setup.kind[:40]!r}"
-    if setup.rules_version != rules.version:
+    try:
+        rules = setup.rules()
+    except engine.UnknownGame:
+        known = ", ".join(str(v) for v in engine.rules_versions(setup.kind))
         return (
-            f"the game was played under rules version {setup.rules_version}; this server "
-            f"knows version {rules.version} of {rules.title}"
+            f"the game was played under rules version {setup.rules_version} of {setup.kind}; "
+            f"this server knows versions {known}"
         )
     try:
         rules.check_seats(setup.seats)

@@ -161,7 +161,7 @@ def import_game(
     hidden = next((e.seq for e in log if e.hidden), None)
     if hidden is not None:
         raise Rejected(f"event {hidden} is still secret; only finished games are imported")
-    rules = engine.rules_for(setup.kind)
+    rules = setup.rules()
     ruled = any(e.kind in ("adjudicate", "abort") for e in log)  # a director ended it
     if not ruled and not isinstance(rules.pending(store.fold(rules, setup, log)), engine.Finished):
         raise Rejected("the game in this log has not ended; only finished games are imported")

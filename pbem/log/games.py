@@ -10,7 +10,7 @@ from sqlalchemy.orm import Session
 
 import engine
 
-from ..errors import NotFound, PbemError
+from ..errors import NotFound, PbemError, UnknownRules
 from ..links import MoveGrant
 from ..models import DiceSecret, Event, Game, GameSeat, Player
 from . import snapshots, store
@@ -109,9 +109,12 @@ def load(session: Session, public_id: str, *, for_update: bool = False) -> Loade
 
 def loaded_from(session: Session, game: Game) -> Loaded:
     """A game row with its state (from the cache, else the snapshots and the log)."""
-    setup, state = snapshots.current(session, game)
+    try:
+        setup, state = snapshots.current(session, game)
+    except engine.UnknownGame as e:
+        raise UnknownRules(f"game {game.public_id} cannot be replayed: {e}") from e
     ruling = last_ruling(session, game) if game.ruled else None
-    return Loaded(game, setup, engine.rules_for(setup.kind), state, ruling)
+    return Loaded(game, setup, setup.rules(), state, ruling)
 
 
 def last_ruling(session: Session, game: Game) -> Ruling | None:

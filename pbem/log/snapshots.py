@@ -22,7 +22,7 @@ SNAPSHOT_EVERY = 50
 def rebuild(session: Session, game: Game) -> tuple[Setup, Any]:
     """The game's current state: the newest usable snapshot plus the events after it."""
     setup = load_setup(session, game)
-    rules = engine.rules_for(setup.kind)
+    rules = setup.rules()
     snapshot = session.scalars(
         select(Snapshot)
         .where(Snapshot.game_id == game.id, Snapshot.rules_version == rules.version)

@@ -198,6 +198,10 @@ class Setup:
             log_format=int(log_format),
         )
 
+    def rules(self) -> engine.Rules[Any]:
+        """The rules this game was created with; UnknownGame if this server lacks them."""
+        return engine.rules_for(self.kind, self.rules_version)
+
 
 MAX_SEATS = 64
 T = TypeVar("T")

@@ -16,6 +16,9 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+import engine
+from engine.testing import with_limits
+
 from .. import clock
 from ..errors import PbemError
 from ..links import MoveGrant
@@ -112,6 +115,10 @@ def run(
     prefix = f"sim{seed}-{system}-{kind}"
     fields = {"name": f"Simulated {system} of {kind} ({players} players)", "system": system,
               "kind": kind, "table_sizes": table_sizes, "timeout_policy": "bot", **settings}
+    # Bots need not end a game under a rulebook alone: simulated games set the optional limits.
+    limited = with_limits(engine.rules_for(kind), fields.get("options"))
+    if limited != (fields.get("options") or {}):
+        fields["options"] = limited
 
     def setup(session: Session) -> str:
         director = player_for(session, f"{prefix}-director@sim.invalid", "Sim director")

@@ -19,6 +19,7 @@ from ..services import services
 from . import listing
 from .helpers import current_player
 from .ratings import player_ratings
+from .rules import game_rulings
 
 bp = Blueprint("games", __name__)
 MAX_SEATS = 8
@@ -158,6 +159,8 @@ def show(public_id: str) -> str:
             game=loaded.game,
             players=[s.player for s in loaded.game.seats],
             pos=present.position(loaded.rules, loaded.state, seat, loaded.ruling),
+            options=present.options_played(loaded.rules, loaded.setup.options),
+            rulings=game_rulings(loaded.rules.title),
             commitment=loaded.setup.commitment,
             player=player,
             play_token=play_token,

@@ -51,6 +51,11 @@ def for_game(text: str, level: str, title: str) -> str:
     return "\n".join(shared + own)
 
 
+def game_rulings(title: str) -> Markup:
+    """The rulings the engine follows in one game, from docs/rulings.md, as HTML."""
+    return rendered(for_game(doc_text("rulings"), "##", title))
+
+
 def rules_or_404(kind: str) -> engine.Rules[object]:
     """A game's rules by kind."""
     try:
@@ -77,7 +82,7 @@ def game(kind: str) -> str:
         rules=rules,
         pos=present.position(rules, start, None),
         notation=rendered(for_game(doc_text("playing"), "###", rules.title)),
-        rulings=rendered(for_game(doc_text("rulings"), "##", rules.title)),
+        rulings=game_rulings(rules.title),
         rulebook=(DOCS / "rulebooks" / f"{kind}.txt").read_text(),
     )
 

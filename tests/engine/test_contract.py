@@ -12,7 +12,7 @@ import pytest
 
 import engine
 from engine import Await, Finished, Played, Roll, Shuffle, replay, rules_for, step
-from engine.testing import play_randomly
+from engine.testing import play_randomly, with_limits
 
 # CI checks one game per case at every step; `pytest -m slow` plays many more.
 PARSE_SAMPLE = 40
@@ -29,7 +29,7 @@ def cases():
 
 
 def options_for(rules, preset):
-    return rules.resolve_options(None, preset)
+    return rules.resolve_options(with_limits(rules, None), preset)
 
 
 def check_every_step(rules, seats, options, events):

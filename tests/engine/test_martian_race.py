@@ -21,6 +21,7 @@ from engine import (
     Roll,
     Rolled,
     SetupError,
+    rules_for,
     step,
 )
 from engine.games.mars import MarsState, Piece, parse_square
@@ -71,16 +72,16 @@ def position(
     )
 
 
-def play(state: MarsState, text: str, seat: int | None = None) -> MarsState:
+def play(state: MarsState, text: str, seat: int | None = None, rules=RULES) -> MarsState:
     """Parse and apply an action of the awaited seat."""
-    pending = RULES.pending(state)
+    pending = rules.pending(state)
     assert isinstance(pending, Await), pending
     seat = pending.seats[0] if seat is None else seat
-    return step(RULES, state, Played(seat, RULES.parse_action(state, seat, text)))
+    return step(rules, state, Played(seat, rules.parse_action(state, seat, text)))
 
 
-def roll(state: MarsState, a: int, b: int) -> MarsState:
-    return step(RULES, state, Rolled((a, b)))
+def roll(state: MarsState, a: int, b: int, rules=RULES) -> MarsState:
+    return step(rules, state, Rolled((a, b)))
 
 
 def on(state: MarsState, square: str) -> list[str]:
@@ -666,7 +667,27 @@ def test_the_stall_guard_ends_a_game_where_nothing_grows():
     state = play(state, "1: a7 F")
     outcome = RULES.outcome(state)
     assert outcome is not None and outcome.ranks == (1, 1)
-    assert "no Martian grew" in outcome.reason
+    assert outcome.reason.startswith("ended by the 1-round stall limit: no Martian grew")
+
+
+@pytest.mark.parametrize("kind", ["martian-race", "mad-dog"])
+def test_the_limits_no_rulebook_has_are_off_by_default_and_were_on_before_version_3(kind):
+    options = rules_for(kind).resolve_options()
+    assert (options["stall_rounds"], options["max_turns"]) == (0, 0)
+    for version in (1, 2):
+        options = rules_for(kind, version).resolve_options()
+        assert (options["stall_rounds"], options["max_turns"]) == (25, 2000)
+
+
+def test_a_version_2_stall_outcome_keeps_its_old_reason():
+    old = rules_for("martian-race", 2)
+    state = old.start(2, {"stall_rounds": 1})
+    state = play(roll(state, 1, 1, rules=old), "1: +E", rules=old)
+    state = play(state, "1: a7 F", rules=old)
+    state = play(roll(state, 1, 1, rules=old), "1: +S", rules=old)
+    state = play(state, "1: a7 F", rules=old)
+    outcome = old.outcome(state)
+    assert outcome is not None and outcome.reason.startswith("no Martian grew")
 
 
 def test_the_turn_limit_ends_the_game_on_finished_martians():
@@ -675,6 +696,7 @@ def test_the_turn_limit_ends_the_game_on_finished_martians():
     state = play(state, "1: +E")
     outcome = RULES.outcome(state)
     assert outcome is not None and outcome.ranks == (1, 2) and outcome.scores == (2.0, 0.0)
+    assert outcome.reason.startswith("ended by the 1-turn limit: ")
 
 
 def test_a_resigning_player_leaves_and_the_last_one_wins():

@@ -21,6 +21,7 @@ from engine import (
     SetupError,
     Shuffle,
     Shuffled,
+    rules_for,
     step,
 )
 from engine.games.martianopolis import (
@@ -451,10 +452,22 @@ def test_the_race_is_stopped_and_ranked_by_distance_after_max_turns():
         seat = state.movers[0]
         state = step(RULES, state, Played(seat, RULES.bot_action(state, seat)))
     outcome = RULES.outcome(state)
-    assert outcome is not None and "stopped after 1 turns" in outcome.reason
+    assert outcome is not None and outcome.reason.startswith("ended by the 1-turn limit: ")
     assert outcome.scores == (float(distance(state, P1)), float(distance(state, P2)))
     assert distance(state, P2) > distance(state, P1) > -3
     assert outcome.ranks == (2, 1)
+
+
+def test_the_turn_limit_is_off_by_default_and_was_500_turns_in_version_1():
+    assert RULES.resolve_options()["max_turns"] == 0
+    old = rules_for("martianopolis-500", 1)
+    assert old.resolve_options()["max_turns"] == 500
+    state = with_piles(dealt(2, max_turns=1), {P1: ["2♠"], P2: ["9♠"]})
+    state = choose(state, {P1: UP, P2: DOWN})  # the same in both versions
+    while state.result is None:
+        seat = state.movers[0]
+        state = step(old, state, Played(seat, old.bot_action(state, seat)))
+    assert old.outcome(state).reason == "the race was stopped after 1 turns; ranked by distance"
 
 
 def test_resigning_leaves_the_race_and_two_players_end_the_game():

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from abc import abstractmethod
 from collections.abc import Mapping
+from dataclasses import replace
 from typing import Any
 
 from ...core import (
@@ -41,6 +42,9 @@ class MarsRules(Rules[MarsState]):
         "Launch Pad",
     )
     goal_roles: tuple[str, str, str, str] = ("home", "goal1", "goal2", "goal3")
+    # Version switches (see engine/games/__init__.py): what older rules versions did.
+    chain_last = True  # from version 2: the last event keeps its whole chain of sentences
+    limits_named = True  # from version 3: a limit's outcome says "ended by the ... limit"
 
     @abstractmethod
     def make_params(self, seats: int, options: Mapping[str, OptionValue]) -> Params:
@@ -98,6 +102,13 @@ class MarsRules(Rules[MarsState]):
         return square_label(self, params, square)
 
     def apply(self, state: MarsState, event: Event) -> MarsState:
+        after = self._apply(state, event)
+        if not self.chain_last and after.last is not None and len(after.last[2]) > 1:
+            seat, action, sentences = after.last
+            after = replace(after, last=(seat, action, sentences[-1:]))
+        return after
+
+    def _apply(self, state: MarsState, event: Event) -> MarsState:
         if state.result is not None:
             raise IllegalAction("the game is over")
         if isinstance(event, Rolled):
@@ -137,7 +148,10 @@ class MarsRules(Rules[MarsState]):
         return present.board_view(self, state, seat, self.pending(state), self.scores(state))
 
     def dump(self, state: MarsState) -> dict[str, Any]:
-        return dump_state(state)
+        data = dump_state(state)
+        if not self.chain_last and data["last"] is not None:
+            data["last"][2] = data["last"][2][-1]  # version 1 kept one sentence
+        return data
 
     def load(self, data: Mapping[str, Any]) -> MarsState:
         return load_state(data)

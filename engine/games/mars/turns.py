@@ -176,10 +176,14 @@ def end_turn(words: Words, state: MarsState, changes: dict[str, Any] | None = No
     active = state.seats - len(state.resigned)
     if params.max_turns and turns >= params.max_turns:
         reason = f"the turn limit of {params.max_turns} turns was reached"
+        if words.limits_named:
+            reason = f"ended by the {params.max_turns}-turn limit: {reason}"
     elif params.stall_rounds and calm >= params.stall_rounds * active:
         reason = (
             f"no {words.piece_word} grew, finished or was destroyed in {params.stall_rounds} rounds"
         )
+        if words.limits_named:
+            reason = f"ended by the {params.stall_rounds}-round stall limit: {reason}"
     elif params.dog_round_limit and dog_turns >= params.dog_round_limit:
         reason = f"the Mad Dog phase limit of {params.dog_round_limit} rounds was reached"
     if reason:

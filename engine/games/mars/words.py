@@ -23,6 +23,7 @@ class Words(Protocol):
 
     piece_word: str
     goal_names: tuple[str, str, str, str]
+    limits_named: bool  # an outcome decided by a turn or stall limit names the limit
 
 
 def seat_name(seat: int) -> str:

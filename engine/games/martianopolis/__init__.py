@@ -5,7 +5,7 @@ from __future__ import annotations
 from .cards import DECK, FACE_CARDS, SUITS, card_name, rank, value
 from .notation import parse_clauses
 from .paths import Paths
-from .rules import RULES, Martianopolis500
+from .rules import RULES, VERSIONS, Martianopolis500
 from .state import DOWN, UP, MartianopolisState, Racer, distance
 from .track import LANES, column, laps_done, movement_points
 from .views import is_revealed, is_secret
@@ -18,6 +18,7 @@ __all__ = [
     "RULES",
     "SUITS",
     "UP",
+    "VERSIONS",
     "Martianopolis500",
     "MartianopolisState",
     "Paths",

@@ -29,9 +29,12 @@ def won(state: MartianopolisState, winner: int) -> MartianopolisState:
     return replace(state, result=ranked(state, reason, winner))
 
 
+STOPPED = "ended by the {}-turn limit: the race was stopped; ranked by distance"
+
+
 def stopped(state: MartianopolisState) -> MartianopolisState:
-    """End the race at the turn limit, ranked by distance."""
-    reason = f"the race was stopped after {state.max_turns} turns; ranked by distance"
+    """End the race at the turn limit (no rulebook has one), ranked by distance."""
+    reason = STOPPED.format(state.max_turns)
     return replace(state, result=ranked(state, reason, None))
 
 

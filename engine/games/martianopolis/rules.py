@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
+from dataclasses import replace
 from typing import Any
 
 from ...core import Event, Option, Pending, Played, Resigned, Rules, Shuffled
 from ...errors import IllegalAction, SetupError
 from . import actions, rounds, views
 from .cards import DECK
+from .endings import STOPPED
 from .notation import read_action
 from .state import ORDER, SETASIDE, MartianopolisState, dump_state, load_state, seat_name
 from .track import LANES
@@ -20,9 +22,10 @@ class Martianopolis500(Rules[MartianopolisState]):
 
     kind = "martianopolis-500"
     title = "Martianopolis 500"
-    version = 1
+    version = 2  # 2: the turn limit is off by default and named in the outcome
+    limits_named = True  # version switch: see Martianopolis500V1
     seats = (2, 3, 4)
-    options = (
+    options: tuple[Option, ...] = (
         Option("laps", 5, "laps to race before a racer leaves the track", minimum=1, maximum=20),
         Option(
             "lanes",
@@ -32,8 +35,9 @@ class Martianopolis500(Rules[MartianopolisState]):
         ),
         Option(
             "max_turns",
-            500,
-            "turns before the race is stopped and ranked (0: no limit)",
+            0,
+            "not in the rulebook: stop the race after this many turns and rank it by distance "
+            "(0: no limit)",
             minimum=0,
         ),
     )
@@ -97,6 +101,14 @@ class Martianopolis500(Rules[MartianopolisState]):
         return rounds.pending(state)
 
     def apply(self, state: MartianopolisState, event: Event) -> MartianopolisState:
+        after = self._apply(state, event)
+        if after.result is not None and state.result is None and not self.limits_named:
+            old = f"the race was stopped after {after.max_turns} turns; ranked by distance"
+            reason = after.result.reason.replace(STOPPED.format(after.max_turns), old)
+            after = replace(after, result=replace(after.result, reason=reason))
+        return after
+
+    def _apply(self, state: MartianopolisState, event: Event) -> MartianopolisState:
         if state.result is not None:
             raise IllegalAction("the game is over")
         if isinstance(event, Resigned):
@@ -149,4 +161,15 @@ class Martianopolis500(Rules[MartianopolisState]):
         return load_state(data)
 
 
+class Martianopolis500V1(Martianopolis500):
+    """Version 1: a 500-turn limit by default, its outcome not naming it as a limit."""
+
+    version = 1
+    limits_named = False
+    options = tuple(
+        replace(o, default=500) if o.name == "max_turns" else o for o in Martianopolis500.options
+    )
+
+
 RULES = Martianopolis500()
+VERSIONS = (Martianopolis500V1(),)

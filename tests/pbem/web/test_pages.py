@@ -9,9 +9,11 @@ from dataclasses import replace
 from datetime import timedelta
 
 import pytest
-from sqlalchemy import delete, select
+from sqlalchemy import delete, select, update
 
+import engine
 from engine import Played
+from pbem.log import snapshots
 from pbem.log.games import load
 from pbem.mail import outbox, transport
 from pbem.models import Event, Game
@@ -115,6 +117,41 @@ def test_the_game_page_shows_the_board_the_players_and_the_commitment(app, clien
     assert "<svg" in page and 'data-square="a1"' in page
     assert log(app, public_id)[0].payload["commitment"] in page
     assert "Ann" in page and "Bob" in page
+
+
+def test_the_game_page_says_its_rules_version_and_lists_its_options_and_rulings(app, client):
+    svc = app.extensions["pbem"]
+    public_id = svc.write(
+        lambda s: play_start.start_game(
+            s, svc.ctx, "martian-race", [("ann@example.org", "Ann"), ("bob@example.org", "Bob")],
+            options={"stall_rounds": 25},
+        ).game.public_id
+    )
+    page = html.unescape(client.get(f"/games/{public_id}").get_data(as_text=True))
+    version = engine.rules_for("martian-race").version
+    assert f"Martian Race rules version {version}" in page
+    for option in engine.rules_for("martian-race").options:
+        assert f"<code>{option.name}</code>" in page
+    assert '25 <span class="muted">(default 0)</span>' in page and "not in the rulebook" in page
+    assert "the push distance is reduced by just enough" in page  # a ruling, with its section
+    history = html.unescape(client.get(f"/games/{public_id}/history").get_data(as_text=True))
+    assert f"rules version {version}" in history
+
+
+def test_a_game_of_an_unknown_rules_version_is_a_clear_error(app, client):
+    public_id = start(app)
+    svc = app.extensions["pbem"]
+    with svc.db.read() as s:
+        game = s.scalars(select(Game).where(Game.public_id == public_id)).one()
+        setup = log(app, public_id)[0].payload
+    changed = json.dumps({**setup, "rules_version": 99})
+    svc.write(lambda s: s.execute(
+        update(Event).where(Event.game_id == game.id, Event.seq == 0).values(payload=changed)
+    ))
+    snapshots.CACHE.clear()
+    response = client.get(f"/games/{public_id}")
+    assert response.status_code == 500
+    assert "has no rules version 99" in html.unescape(response.get_data(as_text=True))
 
 
 def test_an_unknown_game_is_a_clear_404(client):

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 import engine
+from pbem.web.rules import doc_text, for_game
 
 
 @pytest.mark.parametrize("kind", engine.GAMES)
@@ -31,3 +32,20 @@ def test_the_docs_are_served_from_the_repository(client):
     assert "<h2" in page and "Move notation" in page
     assert client.get("/docs/secrets.md").status_code == 404
     assert client.get("/rules/chess").status_code == 404
+
+
+@pytest.mark.parametrize("kind", engine.GAMES)
+def test_the_rulings_page_lists_every_option_with_its_default(kind):
+    rules = engine.rules_for(kind)
+    section = for_game(doc_text("rulings"), "##", rules.title)
+    for option in rules.options:
+        assert f"| `{option.name}` |" in section, f"docs/rulings.md lacks {kind} {option.name}"
+    for name in ("stall_rounds", "max_turns"):
+        if name in {o.name for o in rules.options} and kind != "martian-frisby":
+            assert f"| `{name}` | `0` (off) |" in section
+
+
+def test_no_option_help_cites_a_rulebook_section_players_cannot_reach():
+    for kind in engine.GAMES:
+        for option in engine.rules_for(kind).options:
+            assert "RULES §" not in option.help, (kind, option.name)
