@@ -49,7 +49,7 @@ def walk(rules: Any, state: Any, seat: int, picked: dict[str, str]) -> list[str]
     menu = rules.menu(state, seat, picked)
     assert menu is not None
     if menu.question is None:
-        assert len(menu.actions) <= SHOWN or not picked or menu.picked[-1][0] == "facing"
+        assert len(menu.actions) <= SHOWN or not picked
         return list(menu.actions)
     assert 1 < len(menu.question.answers) <= QUESTIONS_SHOWN
     reached: list[str] = []
@@ -85,3 +85,12 @@ def test_a_wrong_answer_asks_the_question_again() -> None:
     again = rules.menu(state, seat, {"die": die, "piece": stuck})
     assert again is not None and again.question is not None
     assert again.question.key in ("die", "piece")
+
+
+def test_a_push_answer_reads_in_words() -> None:
+    from engine.games.mars.choices import _push_label
+
+    assert _push_label("bSn:NE") == "Blue's small (bSn) pushed north then east"
+    assert _push_label("gL:W") == "Green's large (gL) pushed west"
+    assert _push_label("") == "no further push"
+    assert _push_label("x") == "push another piece"

@@ -9,9 +9,12 @@ from ...errors import IllegalAction
 from . import moves
 from .geometry import (
     BOARD,
+    COLOURS,
     DOG,
     FACING_LETTERS,
     FACING_WORDS,
+    INITIALS,
+    SIZE_LETTERS,
     SIZE_WORDS,
     parse_square,
     square_name,
@@ -193,7 +196,52 @@ def menu(words: Words, state: MarsState, seat: int, picked: Mapping[str, str]) -
         assert face is not None
         found_moves = [c for c in found_moves if FACING_LETTERS[c.facing] == face]
         chosen.append(("facing", face, FACING_WORDS[FACING_LETTERS.index(face)]))
-    return Menu(tuple(chosen), None, tuple(dict.fromkeys(c.text for c in found_moves)))
+    texts = list(dict.fromkeys(c.text for c in found_moves))
+    # Still too many: the rest differ in where the pieces it pushes go; ask push by push.
+    for step in range(1, len(texts)):
+        if len(texts) <= SHOWN:
+            break
+        at = _first_difference(texts)
+        options = sorted({_token(t, at) for t in texts})
+        key = f"push{step}"
+        answer = picked.get(key)
+        if answer not in options:
+            answers = tuple((o, _push_label(o), None) for o in options)
+            question = Question(key, "Where does the pushed piece go?", answers)
+            return Menu(tuple(chosen), question, ())
+        assert answer is not None
+        texts = [t for t in texts if _token(t, at) == answer]
+        chosen.append((key, answer, _push_label(answer)))
+    return Menu(tuple(chosen), None, tuple(texts))
+
+
+def _token(text: str, at: int) -> str:
+    """The word of a move's text at a position ('' past its end: no more pushes)."""
+    words = text.split()
+    return words[at] if at < len(words) else ""
+
+
+def _first_difference(texts: list[str]) -> int:
+    """The first word position at which the texts (two or more, all different) differ."""
+    at = 0
+    while len({_token(t, at) for t in texts}) == 1:
+        at += 1
+    return at
+
+
+def _push_label(word: str) -> str:
+    """A push clause in words: 'bSn:NE' is Blue's small (bSn) pushed north then east."""
+    if not word:
+        return "no further push"
+    if word == "x":
+        return "push another piece"
+    piece, _, path = word.partition(":")
+    if len(piece) < 2 or piece[0] not in INITIALS or piece[1] not in SIZE_LETTERS.strip():
+        return word
+    whose = f"{COLOURS[INITIALS.index(piece[0])]}'s {SIZE_WORDS[SIZE_LETTERS.index(piece[1])]}"
+    ways = [FACING_WORDS[FACING_LETTERS.index(d)].removeprefix("lying ") for d in path
+            if d in FACING_LETTERS[1:]]
+    return f"{whose} ({piece}) pushed {' then '.join(ways)}" if ways else f"{whose} ({piece})"
 
 
 def _piece_label(
