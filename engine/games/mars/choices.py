@@ -159,7 +159,7 @@ def menu(words: Words, state: MarsState, seat: int, picked: Mapping[str, str]) -
     piece = picked.get("piece")
     if piece not in pieces:
         found = [
-            (name, *_piece_label(words, state, pos, seat, index, enter, name))
+            (name, *_piece_label(words, state, pos, index, enter))
             for name, (index, enter) in pieces.items()
             if _legal_moves(state, seat, die, name)
         ]
@@ -171,7 +171,7 @@ def menu(words: Words, state: MarsState, seat: int, picked: Mapping[str, str]) -
         piece = found[0][0]
     assert piece is not None
     index, enter = pieces[piece]
-    label, _ = _piece_label(words, state, pos, seat, index, enter, piece)
+    label, _ = _piece_label(words, state, pos, index, enter)
     chosen.append(("piece", piece, label))
     found_moves = list({c.text: c for c in _legal_moves(state, seat, die, piece)}.values())
     if not found_moves:
@@ -245,7 +245,7 @@ def _push_label(word: str) -> str:
 
 
 def _piece_label(
-    words: Words, state: MarsState, pos: Pos, seat: int, index: int, enter: bool, name: str
+    words: Words, state: MarsState, pos: Pos, index: int, enter: bool
 ) -> tuple[str, str | None]:
     """How a page names a movable piece, and the square it stands on."""
     if enter:
