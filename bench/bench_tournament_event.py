@@ -25,6 +25,7 @@ import click
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import engine  # noqa: E402
+from engine.testing import with_limits  # noqa: E402
 from pbem.config import load_settings  # noqa: E402
 from pbem.db import migrate  # noqa: E402
 from pbem.tournaments import simulate  # noqa: E402
@@ -38,7 +39,8 @@ def engine_only(kind: str, games: int, seed: int) -> tuple[float, int]:
     moves = 0
     started = time.perf_counter()
     for _ in range(games):
-        state = rules.start(2, rules.resolve_options())
+        # The same optional stall and turn limits as a simulated tournament's games.
+        state = rules.start(2, rules.resolve_options(with_limits(rules, None)))
         while True:
             pending = rules.pending(state)
             if isinstance(pending, engine.Finished):

@@ -25,6 +25,7 @@ from .core import (
 )
 from .errors import IllegalAction, InvalidAction, RulesError, SetupError, UnknownGame
 from .games import GAMES, register, rules_for, rules_versions, unregister
+from .rulings import Ruling, rulings_for
 
 __all__ = [
     "GAMES",
@@ -42,6 +43,7 @@ __all__ = [
     "Resigned",
     "Roll",
     "Rolled",
+    "Ruling",
     "Rules",
     "RulesError",
     "SetupError",
@@ -53,6 +55,7 @@ __all__ = [
     "replay",
     "rules_for",
     "rules_versions",
+    "rulings_for",
     "split_actions",
     "step",
     "unregister",

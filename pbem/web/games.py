@@ -160,7 +160,7 @@ def show(public_id: str) -> str:
             players=[s.player for s in loaded.game.seats],
             pos=present.position(loaded.rules, loaded.state, seat, loaded.ruling),
             options=present.options_played(loaded.rules, loaded.setup.options),
-            rulings=game_rulings(loaded.rules.title),
+            rulings=game_rulings(loaded.game.kind),
             commitment=loaded.setup.commitment,
             player=player,
             play_token=play_token,

@@ -51,9 +51,23 @@ def for_game(text: str, level: str, title: str) -> str:
     return "\n".join(shared + own)
 
 
-def game_rulings(title: str) -> Markup:
-    """The rulings the engine follows in one game, from docs/rulings.md, as HTML."""
-    return rendered(for_game(doc_text("rulings"), "##", title))
+def inline(text: str) -> Markup:
+    """One table cell of our own Markdown (code, emphasis, links) as HTML, without a paragraph."""
+    html = markdown.markdown(text)
+    return Markup(html.removeprefix("<p>").removesuffix("</p>"))  # trusted: the engine's text
+
+
+def game_rulings(kind: str) -> list[dict[str, Markup]]:
+    """The rulings the engine follows in one game, by rulebook section, as HTML cells."""
+    return [
+        {
+            "topic": inline(r.topic),
+            "section": inline(r.section),
+            "question": inline(r.question),
+            "answer": inline(r.answer),
+        }
+        for r in engine.rulings_for(kind)
+    ]
 
 
 def rules_or_404(kind: str) -> engine.Rules[object]:
@@ -82,7 +96,7 @@ def game(kind: str) -> str:
         rules=rules,
         pos=present.position(rules, start, None),
         notation=rendered(for_game(doc_text("playing"), "###", rules.title)),
-        rulings=game_rulings(rules.title),
+        rulings=rendered(for_game(doc_text("rulings"), "##", rules.title)),
         rulebook=(DOCS / "rulebooks" / f"{kind}.txt").read_text(),
     )
 

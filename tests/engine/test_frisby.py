@@ -264,7 +264,16 @@ def test_the_draw_guard_ends_a_long_game_in_a_draw():
     pending = RULES.pending(state)
     assert isinstance(pending, Finished)
     assert pending.outcome.ranks == (1, 1)
-    assert "draw" in pending.outcome.reason
+    assert pending.outcome.reason == "ended by the 2-half-turn limit: a draw after 2 half-turns"
+
+
+def test_a_version_1_draw_at_the_limit_keeps_its_old_reason():
+    old = rules_for("martian-frisby", 1)
+    state = step(old, started(max_turns=2), Rolled((3, 5)))
+    state = step(old, state, Played(SOUTH, old.parse_action(state, SOUTH, "a1-a4 b1-b6")))
+    state = step(old, state, Rolled((3, 5)))
+    state = step(old, state, Played(NORTH, old.parse_action(state, NORTH, "a8-a5 b8-b3")))
+    assert old.outcome(state).reason == "draw: 2 half-turns were played"
 
 
 def test_resigning_gives_the_game_to_the_opponent():

@@ -359,7 +359,8 @@ def test_the_optional_round_limit_ends_the_phase():
     state = play(state, "1: dog N")
     state = play(state, "1: dog E")
     outcome = RULES.outcome(state)
-    assert outcome is not None and "Mad Dog phase limit of 1" in outcome.reason
+    assert outcome is not None
+    assert outcome.reason.startswith("ended by the 1-round Mad Dog phase limit: ")
 
 
 def test_random_play_in_the_dog_phase_keeps_every_mother_and_ends():

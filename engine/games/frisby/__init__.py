@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from .board import index, move_error
-from .rules import RULES, MartianFrisby
+from .rules import RULES, VERSIONS, MartianFrisby
 from .state import FrisbyState
 
-__all__ = ["RULES", "FrisbyState", "MartianFrisby", "index", "move_error"]
+__all__ = ["RULES", "VERSIONS", "FrisbyState", "MartianFrisby", "index", "move_error"]

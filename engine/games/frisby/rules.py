@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import replace
 from typing import Any
 
 from ...core import Event, Option, Pending, Played, Resigned, Rolled, Rules
@@ -19,11 +20,17 @@ class MartianFrisby(Rules[FrisbyState]):
 
     kind = "martian-frisby"
     title = "Martian Frisby"
-    version = 1
+    version = 2  # 2: an outcome decided by the half-turn limit names it
+    limits_named = True  # version switch: see MartianFrisbyV1
     seats = (2,)
     options = (
         Option("change_columns", False, "a move may end in either column", kind=bool),
-        Option("max_turns", 1000, "half-turns before the game is a draw (0: no limit)", minimum=0),
+        Option(
+            "max_turns",
+            1000,
+            "not in the rulebook: the game is a draw after this many half-turns (0: no limit)",
+            minimum=0,
+        ),
         Option(
             "first_player",
             None,
@@ -66,6 +73,15 @@ class MartianFrisby(Rules[FrisbyState]):
         return pending(state)
 
     def apply(self, state: FrisbyState, event: Event) -> FrisbyState:
+        after = self._apply(state, event)
+        if not self.limits_named and after.result is not None and state.result is None:
+            reason = after.result.reason
+            if reason == turns.LIMIT_DRAW.format(after.max_turns):
+                reason = f"draw: {after.max_turns} half-turns were played"
+            after = replace(after, result=replace(after.result, reason=reason))
+        return after
+
+    def _apply(self, state: FrisbyState, event: Event) -> FrisbyState:
         if state.result is not None:
             raise IllegalAction("the game is over")
         if isinstance(event, Resigned):
@@ -104,4 +120,12 @@ class MartianFrisby(Rules[FrisbyState]):
         return load_state(data)
 
 
+class MartianFrisbyV1(MartianFrisby):
+    """Version 1: a draw at the half-turn limit did not name it as a limit."""
+
+    version = 1
+    limits_named = False
+
+
 RULES = MartianFrisby()
+VERSIONS = (MartianFrisbyV1(),)

@@ -20,6 +20,9 @@ from .board import (
 from .notation import parse_turn, read_moves
 from .state import FrisbyState
 
+# The half-turn limit is in no rulebook: an outcome it decides says so.
+LIMIT_DRAW = "ended by the {0}-half-turn limit: a draw after {0} half-turns"
+
 
 def resigned(state: FrisbyState, seat: int) -> FrisbyState:
     """End the game: the other seat wins."""
@@ -59,7 +62,7 @@ def _end_turn(state: FrisbyState, board: Board, seat: int, action: str) -> Frisb
             result = Outcome.from_winner(candidate, 2, reason)
             break
     if result is None and state.max_turns and turns >= state.max_turns:
-        result = Outcome.from_draw(2, f"draw: {state.max_turns} half-turns were played")
+        result = Outcome.from_draw(2, LIMIT_DRAW.format(state.max_turns))
     return replace(
         state,
         board=board,

@@ -186,6 +186,8 @@ def end_turn(words: Words, state: MarsState, changes: dict[str, Any] | None = No
             reason = f"ended by the {params.stall_rounds}-round stall limit: {reason}"
     elif params.dog_round_limit and dog_turns >= params.dog_round_limit:
         reason = f"the Mad Dog phase limit of {params.dog_round_limit} rounds was reached"
+        if words.limits_named:
+            reason = f"ended by the {params.dog_round_limit}-round Mad Dog phase limit: {reason}"
     if reason:
         return finish(words, evolve(state, after), reason)
     for k in range(1, state.seats + 1):

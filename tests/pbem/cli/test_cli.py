@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 from sqlalchemy import delete, select, update
 
+import engine
 from pbem.db import Database, migrate
 from pbem.models import Event, Game
 from tests.conftest import make_app
@@ -169,7 +170,7 @@ def test_export_writes_the_log_that_verify_accepts(app, runner, tmp_path):
         "version": 2,
         "game": public_id,
         "kind": "martian-frisby",
-        "rules_version": 1,
+        "rules_version": engine.rules_for("martian-frisby").version,
         "stream": public_id,
     }
     assert lines[1:] == [e.to_json() for e in log(app, public_id)]

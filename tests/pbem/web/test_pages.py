@@ -245,7 +245,7 @@ def test_the_log_export_has_the_header_and_every_event_with_its_hash(app, client
         "version": 2,
         "game": public_id,
         "kind": "martian-frisby",
-        "rules_version": 1,
+        "rules_version": engine.rules_for("martian-frisby").version,
         "stream": public_id,
     }
     assert [json.loads(line)["hash"] for line in lines[1:]] == [e.hash for e in log(app, public_id)]
