@@ -25,6 +25,12 @@ EX_TEMPFAIL = 75  # sysexits.h: a temporary failure, the MTA retries
 @click.option("--preset")
 @click.option("--option", "options", multiple=True, help="KEY=VALUE")
 @click.option("--stream", help="Share a dice stream between games (duplicate dice).")
+@click.option(
+    "--dice-scheme",
+    type=click.IntRange(1, 2),
+    default=1,
+    help="2: dice drawn from each roll's address (seat, turn, roll), as duplicate events use.",
+)
 @click.option("--deadline-hours", default=72, show_default=True, help="Hours for each decision.")
 @click.option(
     "--timeout-policy",
@@ -40,6 +46,7 @@ def new_game(
     preset: str | None,
     options: tuple[str, ...],
     stream: str | None,
+    dice_scheme: int,
     deadline_hours: int,
     timeout_policy: str,
 ) -> None:
@@ -63,6 +70,7 @@ def new_game(
                     options=parsed,
                     preset=preset,
                     stream=stream,
+                    dice_scheme=dice_scheme,
                     deadline_hours=deadline_hours,
                     timeout_policy=timeout_policy,
                 ).game.public_id

@@ -79,6 +79,7 @@ def start_game(
     deadline_hours: int = 72,
     timeout_policy: str = "bot",
     tournament_id: int | None = None,
+    dice_scheme: int = 1,
 ) -> Loaded:
     """Create a game, log its setup, roll until someone must decide, and mail everyone."""
     try:
@@ -96,6 +97,8 @@ def start_game(
         raise Rejected(f"a deadline of {deadline_hours} hours is not between 1 and 2160")
     if stream is not None and not dice.STREAM_NAME.fullmatch(stream):
         raise Rejected(f"dice stream {stream!r}: use up to 64 letters, digits, '.', '_' or '-'")
+    if dice_scheme not in dice.SCHEMES:
+        raise Rejected(f"dice scheme {dice_scheme!r} is not one of {dice.SCHEMES}")
     if created_by is not None:
         check_creation_rate(session, created_by)
     seated = [player_for(session, email, name) for email, name in players]
@@ -134,6 +137,8 @@ def start_game(
         "commitment": dice.commitment(seed),
         "log_format": store.LOG_FORMAT,
     }
+    if dice_scheme != 1:
+        setup_payload["dice_scheme"] = dice_scheme
     store.append(session, game, "setup", setup_payload)
     session.flush()
     session.refresh(game, ["seats"])
