@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import re
 import secrets
 from collections.abc import Mapping, Sequence
@@ -139,6 +140,8 @@ def start_game(
     }
     if dice_scheme != 1:
         setup_payload["dice_scheme"] = dice_scheme
+    if stream:
+        check_same_deal(session, stream, setup_payload)
     store.append(session, game, "setup", setup_payload)
     session.flush()
     session.refresh(game, ["seats"])
@@ -163,6 +166,33 @@ def check_creation_rate(session: Session, creator: Player) -> None:
         raise TooMany(
             f"you started {recent} games in the last {int(window.total_seconds() // 60)} "
             "minutes; wait a little before starting more"
+        )
+
+
+DEAL_FIELDS = ("game", "rules_version", "seats", "options", "dice_scheme")
+
+
+def check_same_deal(session: Session, stream: str, setup: Mapping[str, object]) -> None:
+    """Refuse a game that would share a dice stream with a game of another kind or options."""
+    first = session.scalars(
+        select(Event.payload)
+        .join(Game, Game.id == Event.game_id)
+        .where(Game.stream == stream, Event.seq == 0)
+        .order_by(Game.id)
+        .limit(1)
+    ).first()
+    if first is None:
+        return
+    theirs = json.loads(first)
+    differs = [
+        f"{name} {setup.get(name, 1)!r}, not {theirs.get(name, 1)!r}"
+        for name in DEAL_FIELDS
+        if setup.get(name, 1) != theirs.get(name, 1)
+    ]
+    if differs:
+        raise Rejected(
+            f"the games of dice stream {stream!r} must be the same game with the same options "
+            "(duplicate dice); this one has " + ", ".join(differs)
         )
 
 
