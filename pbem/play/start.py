@@ -7,6 +7,7 @@ import re
 import secrets
 from collections.abc import Mapping, Sequence
 from datetime import timedelta
+from typing import Any
 
 from sqlalchemy import exists, func, select
 from sqlalchemy.orm import Session
@@ -151,6 +152,24 @@ def start_game(
         compose.queue_invitation(session, ctx, loaded, seat)
     notify(session, ctx, loaded, before=(), acting=None)
     return loaded
+
+
+def start_mirror(
+    session: Session,
+    ctx: Context,
+    kind: str,
+    players: Sequence[tuple[str, str | None]],
+    **settings: Any,
+) -> tuple[Loaded, Loaded]:
+    """A two-game mirror match: the same dice for the same seat and turn, the seats swapped."""
+    if len(players) != 2:
+        raise Rejected(f"a mirror match is two players swapping seats, not {len(players)}")
+    stream = f"mirror-{secrets.token_hex(5)}"
+    pair = [
+        start_game(session, ctx, kind, seating, stream=stream, dice_scheme=2, **settings)
+        for seating in (players, list(reversed(players)))
+    ]
+    return pair[0], pair[1]
 
 
 def check_creation_rate(session: Session, creator: Player) -> None:
