@@ -168,10 +168,14 @@ def regularized_upper_gamma(a: float, x: float) -> float:
 
 @dataclass(frozen=True)
 class Fairness:
-    """Counts of the faces of every revealed die of one size, and the chi-square test."""
+    """Counts of the faces of every revealed die of one size, and the chi-square test.
+
+    For shuffles (`shuffle` true) of `sides` items, the "face" is the item dealt first.
+    """
 
     sides: int
-    counts: tuple[int, ...]  # face 1 first
+    counts: tuple[int, ...]  # face 1 (or item 0) first
+    shuffle: bool = False
 
     @property
     def total(self) -> int:
@@ -190,13 +194,22 @@ class Fairness:
         return regularized_upper_gamma((self.sides - 1) / 2, self.chi_square / 2)
 
 
-def fairness(rolls: Iterable[tuple[int, Sequence[int]]]) -> tuple[Fairness, ...]:
-    """The test for each die size, from (sides, values) of every revealed roll."""
+def fairness(
+    rolls: Iterable[tuple[int, Sequence[int]]], shuffles: Iterable[Sequence[int]] = ()
+) -> tuple[Fairness, ...]:
+    """The test for each die size, from (sides, values) of every revealed roll, then for
+    each shuffle size, from the item each revealed shuffle put first.
+    """
     counts: dict[int, Counter[int]] = {}
     for sides, values in rolls:
         counts.setdefault(sides, Counter()).update(values)
+    firsts: dict[int, Counter[int]] = {}
+    for order in shuffles:
+        if order:
+            firsts.setdefault(len(order), Counter())[order[0] + 1] += 1
     return tuple(
-        Fairness(sides, tuple(counts[sides][face] for face in range(1, sides + 1)))
-        for sides in sorted(counts)
+        Fairness(sides, tuple(found[sides][face] for face in range(1, sides + 1)), shuffled)
+        for shuffled, found in ((False, counts), (True, firsts))
+        for sides in sorted(found)
         if sides >= 2
     )

@@ -56,23 +56,26 @@ def player_luck(session: Session, player: Player) -> list[dict[str, Any]]:
     return rows
 
 
-def revealed_rolls(session: Session) -> list[tuple[int, list[int]]]:
-    """(sides, values) of every roll in a game whose seed has been revealed."""
+def revealed_chance(session: Session) -> tuple[list[tuple[int, list[int]]], list[list[int]]]:
+    """(sides, values) of every roll, and the order of every shuffle, of revealed games."""
     reveal = aliased(Event)
-    query = select(Event.payload).where(
-        Event.kind == "roll",
+    query = select(Event.kind, Event.payload).where(
+        Event.kind.in_(("roll", "shuffle")),
         exists().where(reveal.game_id == Event.game_id, reveal.kind == "reveal"),
     )
-    rolls = []
-    for text in session.scalars(query):
+    rolls, shuffles = [], []
+    for kind, text in session.execute(query):
         payload = json.loads(text)
-        rolls.append((int(payload["sides"]), [int(v) for v in payload["values"]]))
-    return rolls
+        if kind == "roll":
+            rolls.append((int(payload["sides"]), [int(v) for v in payload["values"]]))
+        else:
+            shuffles.append([int(v) for v in payload["order"]])
+    return rolls, shuffles
 
 
 @bp.get("/audit/dice")
 def dice_fairness() -> str:
-    """Counts of every revealed die per size, with a chi-square test against fair dice."""
+    """Counts of every revealed die per size and shuffle, with chi-square tests."""
     with services().db.read() as session:
-        tests = luck.fairness(revealed_rolls(session))
+        tests = luck.fairness(*revealed_chance(session))
     return render_template("audit_dice.html", tests=tests)

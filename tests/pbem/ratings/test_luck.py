@@ -95,3 +95,9 @@ def test_fairness_counts_every_face_of_each_die_size():
     tests = luck.fairness([(6, [1, 2, 6]), (2, [1]), (6, [6])])
     assert [(t.sides, t.counts) for t in tests] == [(2, (1, 0)), (6, (1, 1, 0, 0, 0, 2))]
     assert tests[1].total == 4
+
+
+def test_shuffles_are_counted_by_the_item_they_put_first():
+    (test,) = luck.fairness([], [[2, 0, 1], [0, 1, 2], [2, 1, 0]])
+    assert (test.sides, test.counts, test.shuffle) == (3, (1, 0, 2), True)
+    assert test.chi_square == pytest.approx(2.0)  # expected 1 each: 0 + 1 + 1

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pbem.log.games import load
+from pbem.play.act import resign
 from pbem.play.start import start_game
 from pbem.ratings import luck
 from pbem.tournaments import simulate
@@ -59,3 +60,26 @@ def test_the_dice_audit_counts_every_revealed_die(app, client):
     assert f"Chi-square {expected.chi_square:.3f} with 5 degrees of freedom" in page
     assert f"p = {expected.p_value:.4f}" in page
     assert "/audit/dice" in client.get(f"/games/{public_id}/audit").get_data(as_text=True)
+
+
+def test_the_dice_audit_counts_revealed_shuffles_by_their_first_item(app, client):
+    svc = svc_of(app)
+    players = [("r@example.org", "Rae"), ("y@example.org", "Yul"), ("b@example.org", "Bo")]
+    public_id = svc.write(
+        lambda s: start_game(s, svc.ctx, "martianopolis-500", players).game.public_id
+    )
+    while True:
+        with svc.db.read() as s:
+            loaded = load(s, public_id)
+            if loaded.game.status != "active":
+                break
+            grant = loaded.grant(loaded.awaited()[0])
+        svc.write(lambda s, g=grant: resign(s, svc.ctx, g))
+    shuffles = [e.payload["order"] for e in log(app, public_id) if e.kind == "shuffle"]
+
+    page = client.get("/audit/dice").get_data(as_text=True)
+
+    assert shuffles
+    for n in {len(order) for order in shuffles}:
+        count = sum(len(order) == n for order in shuffles)
+        assert f"Shuffles of {n} items: {count} shuffled" in page
