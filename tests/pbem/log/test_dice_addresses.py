@@ -8,9 +8,10 @@ from typing import Any
 
 from pbem.log import audit, dice, export
 from pbem.log.games import load
-from pbem.play.act import resign, submit
+from pbem.play.act import submit
 from pbem.play.start import start_game
 
+from ..pipe import resign_until_over
 from .test_independent_checker import rewrite, run_checker
 
 PLAYERS = [("ann@example.org", "Ann"), ("bob@example.org", "Bob")]
@@ -55,14 +56,6 @@ def play(app: Any, public_id: str, seat0: Chooser, done: Callable[[], bool]) -> 
         svc.write(lambda s, g=grant, a=action: submit(s, svc.ctx, g, a))
 
 
-def resign_all(app: Any, public_id: str) -> None:
-    svc = app.extensions["pbem"]
-    with svc.db.read() as s:
-        loaded = load(s, public_id)
-        grant = loaded.grant(loaded.awaited()[0])
-    svc.write(lambda s: resign(s, svc.ctx, grant))
-
-
 def export_of(app: Any, public_id: str) -> str:
     return app.test_client().get(f"/games/{public_id}/log.jsonl").get_data(as_text=True)
 
@@ -97,7 +90,7 @@ def test_tables_sharing_a_seed_see_the_same_faces_after_banking_at_different_tim
 def test_a_scheme_2_roll_is_reproduced_from_the_seed_and_its_address(app, client, tmp_path):
     public_id = new_game(app, dice_scheme=2)
     play_until(app, public_id, presses, "round1/seat1/roll1")
-    resign_all(app, public_id)
+    resign_until_over(app, public_id)
     text = export_of(app, public_id)
     header, log = export.parse_export(text)
     seed = next(e.payload["seed"] for e in log if e.kind == "reveal")
@@ -121,7 +114,7 @@ def test_a_scheme_1_game_keeps_counting_its_chance_events(app):
     public_id = new_game(app)
     moves = iter(range(6))
     play(app, public_id, presses, lambda: next(moves, None) is None)
-    resign_all(app, public_id)
+    resign_until_over(app, public_id)
     header, log = export.parse_export(export_of(app, public_id))
     seed = next(e.payload["seed"] for e in log if e.kind == "reveal")
     chances = [e.payload for e in log if e.kind == "roll"]
@@ -137,7 +130,7 @@ def test_a_scheme_1_game_keeps_counting_its_chance_events(app):
 def test_verify_refuses_a_roll_moved_to_another_address(app, tmp_path):
     public_id = new_game(app, dice_scheme=2)
     play_until(app, public_id, presses, "round1/seat1/roll1")
-    resign_all(app, public_id)
+    resign_until_over(app, public_id)
     path = tmp_path / "game.jsonl"
     path.write_text(export_of(app, public_id))
     lines = [json.loads(line) for line in path.read_text().splitlines()]

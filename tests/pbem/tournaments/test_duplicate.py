@@ -7,29 +7,19 @@ import pytest
 from pbem.errors import Rejected
 from pbem.log import store
 from pbem.log.games import load
-from pbem.play.act import submit
 from pbem.play.start import start_game
 from pbem.tournaments import duplicate, simulate
 
-from ..pipe import svc_of
+from ..pipe import play_until_over, svc_of
 from .test_service import held_now, new_event, started
 
 
-def bank_early_then_bot(app, public_id):
-    """Play a game to its end: every seat stops at its first chance in round 1, then bots."""
-    svc = svc_of(app)
-    while True:
-        with svc.db.read() as s:
-            loaded = load(s, public_id)
-            if loaded.game.status != "active":
-                return
-            seat = loaded.awaited()[0]
-            legal = loaded.rules.legal(loaded.state, seat)
-            action = next((a for a in legal if a.endswith("stop")), legal[0])
-            if loaded.state.round > 1:
-                action = loaded.rules.bot_action(loaded.state, seat)
-            grant = loaded.grant(seat)
-        svc.write(lambda s, g=grant, a=action: submit(s, svc.ctx, g, a))
+def bank_early_then_bot(loaded, seat):
+    """Stop at the first chance in round 1, then play as the house bot."""
+    if loaded.state.round > 1:
+        return loaded.rules.bot_action(loaded.state, seat)
+    legal = loaded.rules.legal(loaded.state, seat)
+    return next((a for a in legal if a.endswith("stop")), legal[0])
 
 
 def test_matchpoints_give_one_per_table_beaten_and_a_half_per_tie():
@@ -74,7 +64,7 @@ def test_a_duplicate_martian_dice_round_shares_its_dice_and_shows_its_board(app,
         assert {g.game.stream for g in loaded} == {f"{public_id}-r1"}
         assert {g.setup.dice_scheme for g in loaded} == {2}
 
-    bank_early_then_bot(app, early)
+    play_until_over(app, early, bank_early_then_bot)
     waiting = client.get(f"/tournaments/{public_id}/boards/1").get_data(as_text=True)
     assert "1 of 2 tables are still playing" in waiting and early not in waiting
     simulate.play_out(svc, bot)

@@ -3,13 +3,12 @@
 from __future__ import annotations
 
 from pbem.log.games import load
-from pbem.play.act import resign
 from pbem.play.start import start_game
 from pbem.ratings import luck
 from pbem.tournaments import simulate
 from pbem.web.luck import game_luck
 
-from ..pipe import log, svc_of
+from ..pipe import log, resign_until_over, svc_of
 
 
 def finished_dice_game(app) -> str:
@@ -68,13 +67,7 @@ def test_the_dice_audit_counts_revealed_shuffles_by_their_first_item(app, client
     public_id = svc.write(
         lambda s: start_game(s, svc.ctx, "martianopolis-500", players).game.public_id
     )
-    while True:
-        with svc.db.read() as s:
-            loaded = load(s, public_id)
-            if loaded.game.status != "active":
-                break
-            grant = loaded.grant(loaded.awaited()[0])
-        svc.write(lambda s, g=grant: resign(s, svc.ctx, g))
+    resign_until_over(app, public_id)
     shuffles = [e.payload["order"] for e in log(app, public_id) if e.kind == "shuffle"]
 
     page = client.get("/audit/dice").get_data(as_text=True)
