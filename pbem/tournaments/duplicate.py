@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import engine
@@ -20,6 +20,7 @@ from engine.games.martian_dice.state import DiceState, seat_name
 
 from ..errors import Rejected
 from ..log import store
+from ..ratings import luck
 
 KINDS = ("martian-dice", "martian-race", "mad-dog", "martian-frisby")
 
@@ -84,6 +85,7 @@ class Board:
     tables: tuple[Table, ...]
     rows: tuple[Row, ...]
     totals: tuple[tuple[str, float], ...]  # (player, matchpoints), best first
+    luck: Mapping[str, float] = field(default_factory=dict)  # dice against expectation
 
 
 def same_deal(tables: Sequence[Table]) -> None:
@@ -117,9 +119,20 @@ def board(tables: Sequence[Table]) -> Board:
     kind = tables[0].setup.kind
     if refusal(kind):
         raise Rejected(str(refusal(kind)))
-    if kind == "martian-dice":
-        return _dice_board(tables)
-    return _seat_board(tables)
+    laid = _dice_board(tables) if kind == "martian-dice" else _seat_board(tables)
+    return replace(laid, luck=_luck(tables))
+
+
+def _luck(tables: Sequence[Table]) -> dict[str, float]:
+    """Each player's dice against expectation, summed over their tables of the board."""
+    found: dict[str, float] = defaultdict(float)
+    for table in tables:
+        setup = table.setup
+        events = [e for e in map(store.engine_event, table.log) if e is not None]
+        figures = luck.game_luck(setup.kind, setup.seats, setup.options, events)
+        for seat, name in enumerate(table.names):
+            found[name] += figures.luck[seat] if figures is not None else 0.0
+    return dict(found)
 
 
 def _replay(table: Table) -> Iterable[tuple[Any, Any]]:

@@ -89,6 +89,7 @@ def test_a_duplicate_martian_dice_round_shares_its_dice_and_shows_its_board(app,
         assert first["rolls"][0] == second["rolls"][0]
         assert first["matchpoints"] + second["matchpoints"] == 1
     assert any(row.cells[0]["picks"] != row.cells[1]["picks"] for row in both)
+    assert set(board.luck) == {"A", "B"} and "Luck" in text
 
 
 def test_a_duplicate_race_round_is_matchpointed_seat_by_seat(app, client):
