@@ -282,6 +282,15 @@ class Rules(ABC, Generic[S]):
         """Whether a secret event applied to `before` may be shown to all in the state `now`."""
         return not self.is_secret(before, event) or self.outcome(now) is not None
 
+    def chance_address(self, state: S) -> str | None:
+        """Where the pending roll or shuffle is used ("round2/seat1/roll3"), for dice scheme 2.
+
+        Two games in the same position of the same deal name the same address, however they
+        got there, so duplicate tables see the same dice. None: the game names no addresses
+        and the server numbers its chance events in order, as in scheme 1.
+        """
+        return None
+
     def annotate(self, state: S, seat: int, action: str) -> dict[str, Any]:
         """Where an action starts and ends on the board ({"from": sq, "to": [sq, ...]}), if so."""
         return {}

@@ -3,17 +3,19 @@
 from __future__ import annotations
 
 import sys
+from typing import Any
 
 import click
 from flask.cli import with_appcontext
+from sqlalchemy.orm import Session
 
 from .. import present
-from ..errors import PbemError
-from ..log.games import load
+from ..errors import PbemError, Rejected
+from ..log.games import Loaded, load
 from ..mail.compose import templates
 from ..play import replies
 from ..play.act import submit
-from ..play.start import start_game
+from ..play.start import start_game, start_mirror
 from .common import fail, player_arg, ready_services
 
 EX_TEMPFAIL = 75  # sysexits.h: a temporary failure, the MTA retries
@@ -25,6 +27,17 @@ EX_TEMPFAIL = 75  # sysexits.h: a temporary failure, the MTA retries
 @click.option("--preset")
 @click.option("--option", "options", multiple=True, help="KEY=VALUE")
 @click.option("--stream", help="Share a dice stream between games (duplicate dice).")
+@click.option(
+    "--dice-scheme",
+    type=click.IntRange(1, 2),
+    default=1,
+    help="2: dice drawn from each roll's address (seat, turn, roll), as duplicate events use.",
+)
+@click.option(
+    "--mirror",
+    is_flag=True,
+    help="Two games with the seats swapped and the same dice (e.g. a Martian Frisby match).",
+)
 @click.option("--deadline-hours", default=72, show_default=True, help="Hours for each decision.")
 @click.option(
     "--timeout-policy",
@@ -40,10 +53,12 @@ def new_game(
     preset: str | None,
     options: tuple[str, ...],
     stream: str | None,
+    dice_scheme: int,
+    mirror: bool,
     deadline_hours: int,
     timeout_policy: str,
 ) -> None:
-    """Start a game, mail the players, print its id and URL."""
+    """Start a game (or a mirror pair), mail the players, print its id and URL."""
     svc = ready_services()
     parsed = {}
     for item in options:
@@ -52,26 +67,32 @@ def new_game(
             fail(click.BadParameter(f"--option {item!r} must be KEY=VALUE"))
         parsed[key.strip()] = value.strip()
     seats = [player_arg(p) for p in players]
-    try:
-        public_id = svc.write(
-            lambda s: (
-                start_game(
-                    s,
-                    svc.ctx,
-                    kind,
-                    seats,
-                    options=parsed,
-                    preset=preset,
-                    stream=stream,
-                    deadline_hours=deadline_hours,
-                    timeout_policy=timeout_policy,
-                ).game.public_id
+    settings: dict[str, Any] = {
+        "options": parsed,
+        "preset": preset,
+        "deadline_hours": deadline_hours,
+        "timeout_policy": timeout_policy,
+    }
+
+    def begin(s: Session) -> list[str]:
+        if mirror:
+            if stream is not None:
+                raise Rejected("a mirror match names its own dice stream; leave out --stream")
+            games: tuple[Loaded, ...] = start_mirror(s, svc.ctx, kind, seats, **settings)
+        else:
+            one = start_game(
+                s, svc.ctx, kind, seats, stream=stream, dice_scheme=dice_scheme, **settings
             )
-        )
+            games = (one,)
+        return [loaded.game.public_id for loaded in games]
+
+    try:
+        public_ids = svc.write(begin)
     except PbemError as e:
         fail(e)
-    click.echo(public_id)
-    click.echo(f"{svc.settings.base_url}/games/{public_id}")
+    for public_id in public_ids:
+        click.echo(public_id)
+        click.echo(f"{svc.settings.base_url}/games/{public_id}")
 
 
 @click.command()

@@ -66,12 +66,15 @@ def tournament() -> None:
 @click.option("--scoring", type=click.Choice(["places", "game-points"]))
 @click.option("--tiebreak", "tiebreaks", multiple=True, help="Tie-breaks in order.")
 @click.option("--unrated", is_flag=True)
+@click.option("--duplicate", is_flag=True,
+              help="Every table of a round rolls the same dice (dice games; see the board pages).")
 @with_appcontext
 def create(name: str, system: str, kind: str, director_email: str, preset: str | None,
            options: tuple[str, ...], tables: str | None, tiebreaks: tuple[str, ...],
            unrated: bool, scoring: str | None, **settings: Any) -> None:
     """Create a tournament; prints its id and URL."""
     svc = ready_services()
+    settings["duplicate"] = settings["duplicate"] or None
     fields: dict[str, Any] = {
         "name": name, "system": system, "kind": kind, "preset": preset,
         "options": dict(item.partition("=")[::2] for item in options),
@@ -222,11 +225,14 @@ def verify(target: str) -> None:
 @click.option("--max-concurrent", type=int)
 @click.option("--advance", type=int)
 @click.option("--seed", type=int, default=0, show_default=True)
+@click.option("--duplicate", is_flag=True,
+              help="Every table of a round rolls the same dice (dice games; see the board pages).")
 @with_appcontext
 def simulate_command(system: str, kind: str, players: int, tables: str | None,
                      seed: int, **settings: Any) -> None:
     """Play a whole event with the house bots through the service layer; show the outcome."""
     svc = ready_services()
+    settings["duplicate"] = settings["duplicate"] or None
     sizes = [int(n) for n in tables.split(",")] if tables else None
     try:
         report = simulate.run(svc, system, kind, players, sizes, seed,

@@ -90,6 +90,7 @@ def _verify_events(report: Report, log: list[store.LogEntry]) -> None:
             report.seed = str(seed)
     chance = 0
     stream = str(header.get("stream", header.get("game", "")))
+    addresses: set[str] = set()
     # The first secret still hidden: the state after it is unknown, so the rules stop there.
     unknown_from: int | None = None
     for entry in log:
@@ -109,7 +110,16 @@ def _verify_events(report: Report, log: list[store.LogEntry]) -> None:
         if shape is not None:
             ok, detail = False, shape
         elif entry.kind in ("roll", "shuffle"):
-            ok, detail = _check_chance(report, stream, chance, entry)
+            # After a secret still hidden the state is unknown, and so is the rules' address.
+            named = rules.chance_address(state) if unknown_from is None else None
+            known = unknown_from is None
+            address, problem_text = _address(
+                setup.dice_scheme, chance, entry, named, known, addresses
+            )
+            if problem_text is None:
+                ok, detail = _check_chance(report, stream, address, entry)
+            else:
+                ok, detail = False, problem_text
             chance += 1
         elif entry.kind == "reveal":
             ok = report.seed is not None
@@ -220,16 +230,44 @@ def _check_rules(
         return False, f"the rules cannot read this event: {e}", state
 
 
-def _check_chance(report: Report, stream: str, n: int, entry: store.LogEntry) -> tuple[bool, str]:
+def _address(
+    scheme: int, n: int, entry: store.LogEntry, named: str | None, known: bool, seen: set[str]
+) -> tuple[str, str | None]:
+    """The address of the n-th chance event's dice, and what is wrong with it, if anything.
+
+    `named` is the rules' own name for it, checked when the state is `known`.
+    """
+    if scheme == 1:
+        return str(n), None
+    address = entry.payload.get("address")
+    if not isinstance(address, str) or not (address == str(n) or dice.ADDRESS.fullmatch(address)):
+        return str(n), f"a scheme 2 chance event names its address, not {str(address)[:80]!r}"
+    if address in seen:
+        return address, f"the address {address!r} was used before; each chance event has its own"
+    seen.add(address)
+    expected = dice.address_for(scheme, n, named) if known else address
+    if expected != address:
+        return address, f"the rules name this chance event {expected!r}, the log says {address!r}"
+    return address, None
+
+
+def _check_chance(
+    report: Report, stream: str, address: str, entry: store.LogEntry
+) -> tuple[bool, str]:
     if report.seed is None:
         return True, "hash chain intact; the roll is checked once the seed is revealed"
     payload = entry.payload
     if entry.kind == "roll":
-        expected: list[int] = dice.roll(report.seed, stream, n, payload["count"], payload["sides"])
+        expected: list[int] = dice.roll(
+            report.seed, stream, address, payload["count"], payload["sides"]
+        )
         got = list(payload["values"])
     else:
-        expected = dice.shuffle(report.seed, stream, n, payload["n"])
+        expected = dice.shuffle(report.seed, stream, address, payload["n"])
         got = list(payload["order"])
     if expected != got:
-        return False, f"chance event {n} should be {expected} from the seed, the log says {got}"
-    return True, f"chance event {n} matches the seed"
+        return (
+            False,
+            f"chance event {address} should be {expected} from the seed, the log says {got}",
+        )
+    return True, f"chance event {address} matches the seed"

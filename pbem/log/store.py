@@ -16,6 +16,7 @@ import engine
 from ..errors import StaleTurn
 from ..models import Event, Game
 from .chain import canonical_json, chain_hash, commitment, new_salt, now_text
+from .dice import SCHEMES
 
 # The log format of new games (1: every payload chained as it is; 2: secret payloads chained
 # as salted commitments). A game keeps the format it was created with.
@@ -172,6 +173,7 @@ class Setup:
     options: dict[str, Any]
     commitment: str
     log_format: int = 1
+    dice_scheme: int = 1
 
     @classmethod
     def from_payload(cls, payload: dict[str, Any]) -> Setup:
@@ -185,6 +187,9 @@ class Setup:
         log_format = payload.get("log_format", 1)
         if log_format not in LOG_FORMATS or isinstance(log_format, bool):
             raise ValueError(f"the setup's log_format {log_format!r} is not one of {LOG_FORMATS}")
+        dice_scheme = payload.get("dice_scheme", 1)
+        if dice_scheme not in SCHEMES or isinstance(dice_scheme, bool):
+            raise ValueError(f"the setup's dice_scheme {dice_scheme!r} is not one of {SCHEMES}")
         commitment = field(payload, "commitment", str)
         if not is_hex(commitment, 64):
             raise ValueError("the setup's dice commitment is not 64 hex digits")
@@ -196,6 +201,7 @@ class Setup:
             options=dict(field(payload, "options", dict)),
             commitment=commitment,
             log_format=int(log_format),
+            dice_scheme=int(dice_scheme),
         )
 
     def rules(self) -> engine.Rules[Any]:
@@ -216,7 +222,11 @@ def field(payload: Any, name: str, kind: type[T]) -> T:
 
 
 JSON_TYPES: dict[type, str] = {
-    int: "a whole number", str: "text", list: "a list", dict: "an object", bool: "true or false"
+    int: "a whole number",
+    str: "text",
+    list: "a list",
+    dict: "an object",
+    bool: "true or false",
 }
 
 

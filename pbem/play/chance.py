@@ -19,11 +19,16 @@ from ..models import Event, Game
 def advance(session: Session, ctx: Context, loaded: Loaded) -> None:
     """Answer every chance step from the committed seed; at the end, reveal and tell hooks."""
     game = loaded.game
+    scheme = loaded.setup.dice_scheme
     while True:
         pending = loaded.pending
+        if not isinstance(pending, engine.Roll | engine.Shuffle):
+            break
+        named = loaded.rules.chance_address(loaded.state)
+        address = dice.address_for(scheme, game.chances, named)
         if isinstance(pending, engine.Roll):
             values = dice.roll(
-                seed_of(session, game), game.stream, game.chances, pending.count, pending.sides
+                seed_of(session, game), game.stream, address, pending.count, pending.sides
             )
             payload: dict[str, Any] = {
                 "count": pending.count,
@@ -31,12 +36,12 @@ def advance(session: Session, ctx: Context, loaded: Loaded) -> None:
                 "values": values,
             }
             event: engine.Event = engine.Rolled(tuple(values))
-        elif isinstance(pending, engine.Shuffle):
-            order = dice.shuffle(seed_of(session, game), game.stream, game.chances, pending.n)
+        else:
+            order = dice.shuffle(seed_of(session, game), game.stream, address, pending.n)
             payload = {"n": pending.n, "order": order}
             event = engine.Shuffled(tuple(order))
-        else:
-            break
+        if scheme >= 2:
+            payload["address"] = address
         kind = "roll" if isinstance(event, engine.Rolled) else "shuffle"
         secret = loaded.is_secret(loaded.state, event)
         store.append(session, game, kind, payload, secret=secret)

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import json
 import re
 import secrets
 from collections.abc import Mapping, Sequence
 from datetime import timedelta
+from typing import Any
 
 from sqlalchemy import exists, func, select
 from sqlalchemy.orm import Session
@@ -78,6 +80,7 @@ def start_game(
     deadline_hours: int = 72,
     timeout_policy: str = "bot",
     tournament_id: int | None = None,
+    dice_scheme: int = 1,
 ) -> Loaded:
     """Create a game, log its setup, roll until someone must decide, and mail everyone."""
     try:
@@ -95,6 +98,8 @@ def start_game(
         raise Rejected(f"a deadline of {deadline_hours} hours is not between 1 and 2160")
     if stream is not None and not dice.STREAM_NAME.fullmatch(stream):
         raise Rejected(f"dice stream {stream!r}: use up to 64 letters, digits, '.', '_' or '-'")
+    if dice_scheme not in dice.SCHEMES:
+        raise Rejected(f"dice scheme {dice_scheme!r} is not one of {dice.SCHEMES}")
     if created_by is not None:
         check_creation_rate(session, created_by)
     seated = [player_for(session, email, name) for email, name in players]
@@ -133,6 +138,10 @@ def start_game(
         "commitment": dice.commitment(seed),
         "log_format": store.LOG_FORMAT,
     }
+    if dice_scheme != 1:
+        setup_payload["dice_scheme"] = dice_scheme
+    if stream:
+        check_same_deal(session, stream, setup_payload)
     store.append(session, game, "setup", setup_payload)
     session.flush()
     session.refresh(game, ["seats"])
@@ -142,6 +151,24 @@ def start_game(
         compose.queue_invitation(session, ctx, loaded, seat)
     notify(session, ctx, loaded, before=(), acting=None)
     return loaded
+
+
+def start_mirror(
+    session: Session,
+    ctx: Context,
+    kind: str,
+    players: Sequence[tuple[str, str | None]],
+    **settings: Any,
+) -> tuple[Loaded, Loaded]:
+    """A two-game mirror match: the same dice for the same seat and turn, the seats swapped."""
+    if len(players) != 2:
+        raise Rejected(f"a mirror match is two players swapping seats, not {len(players)}")
+    stream = f"mirror-{secrets.token_hex(5)}"
+    pair = [
+        start_game(session, ctx, kind, seating, stream=stream, dice_scheme=2, **settings)
+        for seating in (players, list(reversed(players)))
+    ]
+    return pair[0], pair[1]
 
 
 def check_creation_rate(session: Session, creator: Player) -> None:
@@ -157,6 +184,33 @@ def check_creation_rate(session: Session, creator: Player) -> None:
         raise TooMany(
             f"you started {recent} games in the last {int(window.total_seconds() // 60)} "
             "minutes; wait a little before starting more"
+        )
+
+
+DEAL_FIELDS = ("game", "rules_version", "seats", "options", "dice_scheme")
+
+
+def check_same_deal(session: Session, stream: str, setup: Mapping[str, object]) -> None:
+    """Refuse a game that would share a dice stream with a game of another kind or options."""
+    first = session.scalars(
+        select(Event.payload)
+        .join(Game, Game.id == Event.game_id)
+        .where(Game.stream == stream, Event.seq == 0)
+        .order_by(Game.id)
+        .limit(1)
+    ).first()
+    if first is None:
+        return
+    theirs = json.loads(first)
+    differs = [
+        f"{name} {setup.get(name, 1)!r}, not {theirs.get(name, 1)!r}"
+        for name in DEAL_FIELDS
+        if setup.get(name, 1) != theirs.get(name, 1)
+    ]
+    if differs:
+        raise Rejected(
+            f"the games of dice stream {stream!r} must be the same game with the same options "
+            "(duplicate dice); this one has " + ", ".join(differs)
         )
 
 

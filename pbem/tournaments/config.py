@@ -29,7 +29,7 @@ FIELDS = (
     "name", "system", "kind", "preset", "options", "table_sizes", "rounds",
     "games_per_player", "max_concurrent", "pair_min_free", "pair_max_wait_hours", "advance",
     "deadline_hours", "timeout_policy", "scoring", "tiebreaks", "rated",
-    "registration_closes", "director", "commitment",
+    "registration_closes", "director", "commitment", "duplicate",
 )
 ONLY_FOR = {
     "games_per_player": "rolling-swiss",
@@ -63,6 +63,7 @@ class Config:
     rated: bool
     registration_closes: datetime | None
     director: str
+    duplicate: bool = False  # every table of a round rolls the same addressed dice
 
     @property
     def two_player(self) -> bool:
@@ -126,6 +127,7 @@ def parse_config(payload: Mapping[str, Any], where: str = "create") -> Config:
         rated=bool(payload.get("rated", True)),
         registration_closes=None if closes is None else moment(payload, key_closes, where),
         director=text(payload, "director", where),
+        duplicate=bool(payload.get("duplicate", False)),
     )
     check_system(config, where)
     return config
@@ -150,6 +152,12 @@ def check_system(config: Config, where: str = "create") -> None:
         wait = config.pair_max_wait_hours
         if wait is not None and wait <= 0:
             raise BadFormat(f"{where}: pair_max_wait_hours must be positive, got {wait}")
+    if config.duplicate and config.system not in ("round-robin", "swiss"):
+        raise BadFormat(f"{where}: duplicate dice need rounds (round-robin or swiss), "
+                        f"not {config.system}")
+    if config.duplicate and len(config.table_sizes) != 1:
+        raise BadFormat(f"{where}: duplicate tables must all seat the same number of players, "
+                        f"not {list(config.table_sizes)}")
     if config.system in ("rolling-swiss", "knockout") and config.rounds is not None:
         raise BadFormat(f"{where}: 'rounds' does not apply to {config.system} events")
     if config.system == "knockout":

@@ -28,7 +28,7 @@ from ..log.chain import GENESIS, now_text
 from ..log.games import Loaded, load
 from ..models import Game, Player, Tournament, TournamentEntrant, TournamentSecret
 from ..play.start import start_game
-from . import formats, log, mails
+from . import duplicate, formats, log, mails
 from .config import check_fits, parse_config
 from .errors import TournamentError
 from .export import standings_hash
@@ -93,6 +93,8 @@ def create(session: Session, director: Player, fields: Mapping[str, Any]) -> Hel
         check_fits(config, seats)
     except TournamentError as e:
         raise Rejected(str(e)) from e
+    if config.duplicate and duplicate.refusal(kind):
+        raise Rejected(str(duplicate.refusal(kind)))
     now = clock.utcnow()
     row = Tournament(
         public_id=new_public_id(session),
@@ -212,6 +214,9 @@ def pair(session: Session, ctx: Context, held: Held, plan: Plan) -> Held:
     """Start a game per table of the plan, then log the pairing with the games' ids."""
     config = held.state.config
     games = []
+    dice: dict[str, Any] = {}
+    if config.duplicate and plan.round is not None:
+        dice = {"stream": duplicate.stream_name(held.public_id, plan.round), "dice_scheme": 2}
     for seats in plan.tables:
         players = [session.get(Player, int(p)) for p in seats]
         loaded = start_game(
@@ -224,6 +229,7 @@ def pair(session: Session, ctx: Context, held: Held, plan: Plan) -> Held:
             deadline_hours=max(1, round(config.deadline_hours)),
             timeout_policy=config.timeout_policy,
             tournament_id=held.row.id,
+            **dice,
         )
         games.append(loaded.game.public_id)
     held = record(session, held, "pair", plan.payload(games))

@@ -23,6 +23,7 @@ from . import (
     director,
     games,
     history,
+    luck,
     play,
     ratings,
     rules,
@@ -63,6 +64,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     for blueprint in (
         games.bp,
         history.bp,
+        luck.bp,
         play.bp,
         director.bp,
         tournaments.bp,

@@ -18,6 +18,7 @@ from ..play.start import start_game
 from ..services import services
 from . import listing
 from .helpers import current_player
+from .luck import game_luck, player_luck
 from .ratings import player_ratings
 from .rules import game_rulings
 
@@ -165,6 +166,7 @@ def show(public_id: str) -> str:
             player=player,
             play_token=play_token,
             directs=may_direct(loaded.game, player),
+            luck=game_luck(session, loaded),
         )
 
 
@@ -181,4 +183,5 @@ def player_page(player_id: int) -> str:
         viewer = current_player(session)
         games = listing.rows(session, svc.signer, games_of(session, player), viewer)
         return render_template("player.html", shown=player, games=games,
-                               rated=player_ratings(session, player))
+                               rated=player_ratings(session, player),
+                               luck=player_luck(session, player))

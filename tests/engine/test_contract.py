@@ -35,6 +35,7 @@ def options_for(rules, preset):
 def check_every_step(rules, seats, options, events):
     """Walk a play-through, checking the contract at every step."""
     state = rules.start(seats, options)
+    addresses = set()
     for event in events:
         dumped = rules.dump(state)
         assert json.loads(json.dumps(dumped)) == dumped
@@ -44,6 +45,13 @@ def check_every_step(rules, seats, options, events):
             view = rules.view(state, viewer)
             assert json.loads(json.dumps(view)) == view
         pending = rules.pending(state)
+        address = rules.chance_address(state)
+        if isinstance(pending, Roll | Shuffle) and address is not None:
+            # Dice scheme 2 draws from the address: two chance events must never share one.
+            assert address not in addresses, address
+            addresses.add(address)
+        elif not isinstance(pending, Roll | Shuffle):
+            assert address is None, (pending, address)
         if isinstance(pending, Roll):
             assert 1 <= pending.count <= 20 and 2 <= pending.sides <= 100
         if isinstance(pending, Shuffle):

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import html
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from sqlalchemy import func, select
@@ -13,7 +13,7 @@ from pbem.links import MoveGrant
 from pbem.log import store
 from pbem.log.games import Loaded, load
 from pbem.models import Event, Game, Outbox, Snapshot
-from pbem.play.act import Submitted, submit
+from pbem.play.act import Submitted, resign, submit
 from pbem.play.start import start_game
 from pbem.services import Services
 
@@ -90,6 +90,29 @@ def move(app: Any, public_id: str, action: str | None = None) -> Submitted:
     g = grant(app, public_id)
     text = action or legal(app, public_id)[0]
     return svc.write(lambda s: submit(s, svc.ctx, g, text))
+
+
+def play_until_over(
+    app: Any, public_id: str, choose: Callable[[Loaded, int], str | None]
+) -> None:
+    """Play the first awaited seat's choice (None: it resigns) until the game is over."""
+    svc = svc_of(app)
+    while True:
+        with svc.db.read() as s:
+            game = load(s, public_id)
+            if game.game.status != "active":
+                return
+            seat = game.awaited()[0]
+            seat_grant, action = game.grant(seat), choose(game, seat)
+        if action is None:
+            svc.write(lambda s, g=seat_grant: resign(s, svc.ctx, g))
+        else:
+            svc.write(lambda s, g=seat_grant, a=action: submit(s, svc.ctx, g, a))
+
+
+def resign_until_over(app: Any, public_id: str) -> None:
+    """Resign an awaited seat after another until the game is over."""
+    play_until_over(app, public_id, lambda game, seat: None)
 
 
 def log(app: Any, public_id: str) -> list[store.LogEntry]:

@@ -69,6 +69,12 @@ class MartianFrisby(Rules[FrisbyState]):
     def seat_name(self, state: FrisbyState, seat: int) -> str:
         return views.seat_name(seat)
 
+    def chance_address(self, state: FrisbyState) -> str | None:
+        """The roll for the first player, or the dice of a half-turn: "turn7/seat1"."""
+        if state.result is not None or state.dice is not None:
+            return None
+        return "first" if state.to_move is None else f"turn{state.turns}/seat{state.to_move}"
+
     def pending(self, state: FrisbyState) -> Pending:
         return pending(state)
 

@@ -83,6 +83,12 @@ class MarsRules(Rules[MarsState]):
     def seat_name(self, state: MarsState, seat: int) -> str:
         return seat_name(seat)
 
+    def chance_address(self, state: MarsState) -> str | None:
+        """The dice of a turn: "turn12/seat2" (the same turn of the same seat at every table)."""
+        if state.result is not None or state.chooser is not None or state.roll is not None:
+            return None
+        return f"turn{state.turns}/seat{state.to_move}"
+
     def pending(self, state: MarsState) -> Pending:
         if state.result is not None:
             return Finished(state.result)

@@ -11,7 +11,7 @@ from . import turns, views
 from .bot import bot_pick
 from .dice import NOTHING
 from .notation import parse_pick
-from .state import DiceState, dump_state, load_state, pending, seat_name
+from .state import DiceState, chance_address, dump_state, load_state, pending, seat_name
 
 
 class MartianDice(Rules[DiceState]):
@@ -80,6 +80,10 @@ class MartianDice(Rules[DiceState]):
 
     def pending(self, state: DiceState) -> Pending:
         return pending(state)
+
+    def chance_address(self, state: DiceState) -> str | None:
+        """The starting roll, a duel roll, or roll k of a seat's turn in a round."""
+        return chance_address(state)
 
     def apply(self, state: DiceState, event: Event) -> DiceState:
         if state.result is not None:

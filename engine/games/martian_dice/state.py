@@ -83,6 +83,19 @@ def pending(state: DiceState) -> Pending:
     return Await((state.to_move,), "pick")
 
 
+def chance_address(state: DiceState) -> str | None:
+    """Name the pending roll: "first", "duel2/1" or "round3/seat1/roll2"."""
+    if state.result is not None:
+        return None
+    if state.first is None:
+        return "first"
+    if state.dueling:
+        return f"duel{len(state.duels)}/{len(state.duels[-1]) if state.duels else 0}"
+    if state.rolled is not None:
+        return None
+    return f"round{state.round}/seat{state.to_move}/roll{len(state.rolls) + 1}"
+
+
 def remaining_after(state: DiceState, face: int) -> int | None:
     """Count the dice left after taking that type from the roll awaiting a pick, if any."""
     if state.rolled is None:

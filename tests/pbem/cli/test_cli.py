@@ -79,6 +79,18 @@ def test_new_game_prints_the_id_and_url_and_mails_the_players(app, runner):
     assert len(loaded(app, public_id).awaited()) == 1
 
 
+def test_new_game_with_mirror_starts_two_games_on_one_stream_with_the_seats_swapped(app, runner):
+    players = ["--player", "Ann <ann@example.org>", "--player", "Bob <bob@example.org>"]
+    result = run(runner, "new-game", "martian-frisby", *players, "--mirror")
+
+    assert result.exit_code == 0, result.output
+    first, _, second, _ = result.output.split()
+    setups = [log(app, game)[0].payload for game in (first, second)]
+    assert [s["players"] for s in setups] == [["Ann", "Bob"], ["Bob", "Ann"]]
+    assert [s["dice_scheme"] for s in setups] == [2, 2]
+    assert run(runner, "new-game", "martian-frisby", *players, "--dice-scheme", "3").exit_code
+
+
 BAD_NEW_GAMES = [
     (["chess", "--player", "a@example.org", "--player", "b@example.org"], "chess"),
     (["martian-frisby", "--player", "a@example.org"], "2 players"),

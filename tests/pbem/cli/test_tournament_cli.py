@@ -56,6 +56,18 @@ def test_simulate_plays_a_whole_event_and_reports_standings_and_fairness(runner)
     assert "fairness: 0 rematches" in result.output
 
 
+def test_a_simulated_duplicate_event_shows_its_boards(app, runner):
+    result = run(runner, "tournament", "simulate", "swiss", "martian-dice", "--players", "4",
+                 "--rounds", "1", "--duplicate")
+    assert result.exit_code == 0, result.output
+    public_id = re.search(r"\((t[0-9a-f]{8})\)", result.output)[1]
+
+    page = app.test_client().get(f"/tournaments/{public_id}/boards/1")
+
+    assert page.status_code == 200
+    assert "Matchpoints" in page.get_data(as_text=True)
+
+
 def test_the_exported_log_verifies_and_a_tampered_copy_names_its_seq(runner, tmp_path):
     report = run(runner, "tournament", "simulate", "round-robin", "martian-frisby",
                  "--players", "3")

@@ -11,9 +11,11 @@ import pytest
 from pbem.config import load_settings
 from pbem.db import Database, migrate
 from pbem.log.games import load
-from pbem.play.act import resign, submit
+from pbem.play.act import submit
 from pbem.play.start import start_game
 from tests.conftest import make_app
+
+from ..pipe import resign_until_over
 
 
 def play_to_the_end(app: Any, kind: str, players: list[tuple[str, str]], **kw: Any) -> str:
@@ -26,13 +28,7 @@ def play_to_the_end(app: Any, kind: str, players: list[tuple[str, str]], **kw: A
             seat = loaded.awaited()[0]
             grant, action = loaded.grant(seat), loaded.rules.legal(loaded.state, seat)[0]
         svc.write(lambda s, g=grant, a=action: submit(s, svc.ctx, g, a))
-    while True:
-        with svc.db.read() as s:
-            loaded = load(s, public_id)
-            if loaded.game.status != "active":
-                break
-            grant = loaded.grant(loaded.awaited()[0])
-        svc.write(lambda s, g=grant: resign(s, svc.ctx, g))
+    resign_until_over(app, public_id)
     return app.test_client().get(f"/games/{public_id}/log.jsonl").get_data(as_text=True)
 
 

@@ -1,0 +1,215 @@
+"""Luck: the dice each seat received against what it could expect, and a test that dice are fair.
+
+Martian Dice: each roll of a turn is worth the points the turn can still expect after it,
+with the best pick and the best choices to stop or roll on from there (a roll that allows
+no pick ends the turn with what is aside); its expectation is the same figure averaged over
+every roll of the dice not aside. A turn from nothing expects about 3.11 points. Martian
+Race, Mad Dog and Martian Frisby: a turn's two dice allow their total in movement, against
+an average of 7. A seat's luck is the sum over its rolls of received minus expected.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import Counter
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from functools import cache
+from typing import Any
+
+import engine
+from engine.games.martian_dice.dice import (
+    DICE,
+    FACE_CHANCE,
+    TANK,
+    Counts,
+    add,
+    counts_of,
+    pickable,
+    turn_points,
+)
+from engine.games.martian_dice.state import DiceState
+
+RACE_KINDS = ("martian-race", "mad-dog", "martian-frisby")
+KINDS = ("martian-dice", *RACE_KINDS)
+AVERAGE_TWO_DICE = 7.0
+
+
+def _compositions(dice: int, parts: int = 5) -> Iterable[tuple[int, ...]]:
+    if parts == 1:
+        yield (dice,)
+        return
+    for first in range(dice + 1):
+        for rest in _compositions(dice - first, parts - 1):
+            yield (first, *rest)
+
+
+@cache
+def _outcomes(dice: int) -> tuple[tuple[Counts, float], ...]:
+    """Every roll of that many dice as face counts, with its chance (multinomial)."""
+    found = []
+    for t, r, h, c, k in _compositions(dice):
+        counts: Counts = (t, r, h, c, k)
+        ways = math.factorial(dice) / math.prod(math.factorial(n) for n in counts)
+        found.append(
+            (counts, ways * math.prod(p**n for p, n in zip(FACE_CHANCE, counts, strict=True)))
+        )
+    return tuple(found)
+
+
+@cache
+def _after_pick(aside: Counts) -> float:
+    """The expected points of a turn with these dice aside, stopping or rolling on at best."""
+    banked = turn_points(aside)
+    return banked if sum(aside) == DICE else max(banked, expected_roll(aside))
+
+
+def roll_worth(aside: Counts, rolled: Counts) -> float:
+    """The expected points of the turn after this roll, with the best pick and play after it."""
+    aside = add(aside, TANK, rolled[TANK])
+    faces = pickable(aside, rolled)
+    if not faces:
+        return turn_points(aside)  # no pick: the turn ends with what is aside
+    return max(_after_pick(add(aside, face, rolled[face])) for face in faces)
+
+
+@cache
+def expected_roll(aside: Counts) -> float:
+    """The average of roll_worth over every roll of the dice not aside."""
+    return sum(
+        chance * roll_worth(aside, rolled) for rolled, chance in _outcomes(DICE - sum(aside))
+    )
+
+
+@dataclass(frozen=True)
+class Luck:
+    """Per seat: how many rolls it received, their worth, and what they were expected to be."""
+
+    rolls: tuple[int, ...]
+    received: tuple[float, ...]
+    expected: tuple[float, ...]
+
+    @property
+    def luck(self) -> tuple[float, ...]:
+        """Received minus expected, per seat."""
+        return tuple(r - e for r, e in zip(self.received, self.expected, strict=True))
+
+
+def game_luck(
+    kind: str, seats: int, options: Mapping[str, Any], events: Iterable[engine.Event]
+) -> Luck | None:
+    """Each seat's dice against expectation over a game's events (None: a game without it)."""
+    if kind not in KINDS:
+        return None
+    rules = engine.rules_for(kind)
+    state = rules.start(seats, options)
+    rolls, received, expected = [0] * seats, [0.0] * seats, [0.0] * seats
+    for event in events:
+        if isinstance(event, engine.Rolled):
+            worth = _worth(kind, state, event.values)
+            if worth is not None:
+                seat, got, mean = worth
+                rolls[seat] += 1
+                received[seat] += got
+                expected[seat] += mean
+        state = engine.step(rules, state, event)
+    return Luck(tuple(rolls), tuple(received), tuple(expected))
+
+
+def _worth(kind: str, state: Any, values: tuple[int, ...]) -> tuple[int, float, float] | None:
+    """The seat a roll belongs to, what it received and what it could expect, if it counts."""
+    if kind == "martian-dice":
+        assert isinstance(state, DiceState)
+        if state.first is None or state.dueling or state.to_move is None:
+            return None  # who starts, and the duel, are not dice a turn is played with
+        got = roll_worth(state.aside, counts_of(values))
+        return state.to_move, got, expected_roll(state.aside)
+    if len(values) != 2 or getattr(state, "to_move", None) is None:
+        return None  # Martian Frisby's roll for the first player
+    return int(state.to_move), sum(values), AVERAGE_TWO_DICE
+
+
+# --- fairness: are the revealed dice uniform? ----------------------------------------------
+
+
+def regularized_upper_gamma(a: float, x: float) -> float:
+    """Q(a, x) = Γ(a, x) / Γ(a): a series below a + 1, a continued fraction above."""
+    if x <= 0:
+        return 1.0
+    log_front = -x + a * math.log(x) - math.lgamma(a)
+    if x < a + 1:
+        term = total = 1.0 / a
+        n = a
+        while abs(term) > abs(total) * 1e-15:
+            n += 1
+            term *= x / n
+            total += term
+        return max(0.0, 1.0 - total * math.exp(log_front))
+    # Lentz's method for the continued fraction of Q.
+    tiny = 1e-300
+    b = x + 1 - a
+    c = 1 / tiny
+    d = 1 / b
+    h = d
+    for i in range(1, 1000):
+        an = -i * (i - a)
+        b += 2
+        d = an * d + b
+        d = tiny if abs(d) < tiny else d
+        c = b + an / c
+        c = tiny if abs(c) < tiny else c
+        d = 1 / d
+        step = d * c
+        h *= step
+        if abs(step - 1) < 1e-15:
+            break
+    return math.exp(log_front) * h
+
+
+@dataclass(frozen=True)
+class Fairness:
+    """Counts of the faces of every revealed die of one size, and the chi-square test.
+
+    For shuffles (`shuffle` true) of `sides` items, the "face" is the item dealt first.
+    """
+
+    sides: int
+    counts: tuple[int, ...]  # face 1 (or item 0) first
+    shuffle: bool = False
+
+    @property
+    def total(self) -> int:
+        """How many dice."""
+        return sum(self.counts)
+
+    @property
+    def chi_square(self) -> float:
+        """Sum over faces of (observed - expected)^2 / expected."""
+        expected = self.total / self.sides
+        return sum((n - expected) ** 2 / expected for n in self.counts) if self.total else 0.0
+
+    @property
+    def p_value(self) -> float:
+        """The chance of a chi-square this large from fair dice (sides - 1 degrees of freedom)."""
+        return regularized_upper_gamma((self.sides - 1) / 2, self.chi_square / 2)
+
+
+def fairness(
+    rolls: Iterable[tuple[int, Sequence[int]]], shuffles: Iterable[Sequence[int]] = ()
+) -> tuple[Fairness, ...]:
+    """The test for each die size, from (sides, values) of every revealed roll, then for
+    each shuffle size, from the item each revealed shuffle put first.
+    """
+    counts: dict[int, Counter[int]] = {}
+    for sides, values in rolls:
+        counts.setdefault(sides, Counter()).update(values)
+    firsts: dict[int, Counter[int]] = {}
+    for order in shuffles:
+        if order:
+            firsts.setdefault(len(order), Counter())[order[0] + 1] += 1
+    return tuple(
+        Fairness(sides, tuple(found[sides][face] for face in range(1, sides + 1)), shuffled)
+        for shuffled, found in ((False, counts), (True, firsts))
+        for sides in sorted(found)
+        if sides >= 2
+    )
