@@ -94,3 +94,14 @@ def test_a_push_answer_reads_in_words() -> None:
     assert _push_label("gL:W") == "Green's large (gL) pushed west"
     assert _push_label("") == "no further push"
     assert _push_label("x") == "push another piece"
+
+
+def test_the_moves_a_menu_remembers_stay_with_their_own_state() -> None:
+    rules = engine.rules_for("martian-race")
+    ((state, seat),) = busy_states("martian-race", 2, 1)
+    first = rules.menu(state, seat, {})
+    assert "_stage_moves" in state.__dict__
+    action = rules.legal(state, seat)[0]
+    after = engine.step(rules, state, engine.Played(seat, action))
+    assert "_stage_moves" not in after.__dict__
+    assert rules.menu(state, seat, {}) == first, "asked again, the same menu"

@@ -106,7 +106,22 @@ SHOWN = 12  # a stage lists the moves themselves once at most this many are left
 def _legal_moves(
     state: MarsState, seat: int, die: int | None, piece: str | None
 ) -> list[Candidate]:
-    """The legal moves of one die or piece, without listing the others when it can be helped."""
+    """The legal moves of one die or piece, without listing the others when it can be helped.
+
+    Kept beside the frozen state (out of its fields, like its position snapshot): a state
+    never changes, and each stage of a menu asks for the same moves again.
+    """
+    memo: dict[tuple[int, int | None, str | None], list[Candidate]]
+    memo = state.__dict__.setdefault("_stage_moves", {})
+    key = (seat, die, piece)
+    if key not in memo:
+        memo[key] = _find_legal_moves(state, seat, die, piece)
+    return memo[key]
+
+
+def _find_legal_moves(
+    state: MarsState, seat: int, die: int | None, piece: str | None
+) -> list[Candidate]:
     if seat != state.to_move or state.roll is None or not state.dice or state.chooser is not None:
         return []
     dice = state.dice

@@ -49,11 +49,13 @@ def evolve(state: MarsState, changes: Mapping[str, Any]) -> MarsState:
 
     The copy's fields are written straight into its __dict__: a frozen dataclass's __init__
     sets each of its 19 fields through object.__setattr__, which costs more than the move.
-    The snapshot comes along unless the position changed (a caller may pass the new one).
+    The snapshot comes along unless the position changed (a caller may pass the new one);
+    the moves remembered for a menu's stages never do.
     """
     new = object.__new__(MarsState)
     fields = new.__dict__
     fields.update(state.__dict__)
+    fields.pop("_stage_moves", None)
     if not POSITION_FIELDS.isdisjoint(changes):
         fields.pop("_snap", None)
         fields.pop("_stacked", None)
