@@ -154,9 +154,18 @@ def fairness(
     for order in shuffles:
         if order:
             firsts.setdefault(len(order), Counter())[order[0] + 1] += 1
+    return fairness_of(counts, firsts)
+
+
+def fairness_of(
+    faces: Mapping[int, Counter[int]], firsts: Mapping[int, Counter[int]]
+) -> tuple[Fairness, ...]:
+    """The test for each die size from its face counts, then each shuffle size from its
+    first items' counts (numbered from 1).
+    """
     return tuple(
         Fairness(sides, tuple(found[sides][face] for face in range(1, sides + 1)), shuffled)
-        for shuffled, found in ((False, counts), (True, firsts))
+        for shuffled, found in ((False, faces), (True, firsts))
         for sides in sorted(found)
         if sides >= 2
     )

@@ -2,17 +2,16 @@
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from flask import Blueprint, render_template
-from sqlalchemy import exists, select
-from sqlalchemy.orm import Session, aliased
+from sqlalchemy.orm import Session
 
 from ..log import store
 from ..log.games import Loaded, games_of, loaded_from
-from ..models import Event, Player
+from ..models import Player
 from ..ratings import luck
+from ..ratings.revealed import REVEALED
 from ..services import services
 
 bp = Blueprint("luck", __name__)
@@ -56,26 +55,9 @@ def player_luck(session: Session, player: Player) -> list[dict[str, Any]]:
     return rows
 
 
-def revealed_chance(session: Session) -> tuple[list[tuple[int, list[int]]], list[list[int]]]:
-    """(sides, values) of every roll, and the order of every shuffle, of revealed games."""
-    reveal = aliased(Event)
-    query = select(Event.kind, Event.payload).where(
-        Event.kind.in_(("roll", "shuffle")),
-        exists().where(reveal.game_id == Event.game_id, reveal.kind == "reveal"),
-    )
-    rolls, shuffles = [], []
-    for kind, text in session.execute(query):
-        payload = json.loads(text)
-        if kind == "roll":
-            rolls.append((int(payload["sides"]), [int(v) for v in payload["values"]]))
-        else:
-            shuffles.append([int(v) for v in payload["order"]])
-    return rolls, shuffles
-
-
 @bp.get("/audit/dice")
 def dice_fairness() -> str:
     """Counts of every revealed die per size and shuffle, with chi-square tests."""
     with services().db.read() as session:
-        tests = luck.fairness(*revealed_chance(session))
+        tests = REVEALED.tests(session)
     return render_template("audit_dice.html", tests=tests)
