@@ -4,17 +4,19 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Blueprint, render_template
+from flask import Blueprint, jsonify, render_template
 from sqlalchemy.orm import Session
 
+from ..errors import NotFound, NotYet
 from ..log import store
-from ..log.games import Loaded, games_of, loaded_from
+from ..log.games import Loaded, games_of, load, loaded_from
 from ..models import Player
 from ..ratings import luck
 from ..ratings.revealed import REVEALED
 from ..services import services
 
 bp = Blueprint("luck", __name__)
+api_bp = Blueprint("luck_api", __name__, url_prefix="/api")
 PLAYER_GAMES = 50  # the most recent finished games a player page reads the dice of
 
 
@@ -61,3 +63,47 @@ def dice_fairness() -> str:
     with services().db.read() as session:
         tests = REVEALED.tests(session)
     return render_template("audit_dice.html", tests=tests)
+
+
+@api_bp.get("/games/<public_id>/luck")
+def game_luck_json(public_id: str) -> Any:
+    """A finished game's luck per seat: rolls, their worth and what was expected."""
+    with services().db.read() as session:
+        loaded = load(session, public_id)
+        kind = loaded.setup.kind
+        if kind not in luck.KINDS:
+            raise NotFound(f"game {public_id} is {kind}, which has no dice to measure luck by")
+        figures = game_luck(session, loaded)
+        if figures is None:
+            raise NotYet(f"game {public_id} is still being played: its luck is shown once it ends")
+        seats = [
+            {
+                "seat": seat,
+                "player": loaded.player(seat).name,
+                "rolls": figures.rolls[seat],
+                "received": figures.received[seat],
+                "expected": figures.expected[seat],
+                "luck": figures.luck[seat],
+            }
+            for seat in range(len(figures.rolls))
+        ]
+        return jsonify(game=public_id, kind=kind, seats=seats)
+
+
+@api_bp.get("/audit/dice")
+def dice_fairness_json() -> Any:
+    """Counts of every revealed die per size and shuffle, with chi-square tests."""
+    with services().db.read() as session:
+        tests = REVEALED.tests(session)
+    return jsonify(tests=[
+        {
+            "what": "shuffle" if t.shuffle else "die",
+            "sides": t.sides,
+            "counts": list(t.counts),
+            "total": t.total,
+            "chi_square": t.chi_square,
+            "degrees_of_freedom": t.sides - 1,
+            "p_value": t.p_value,
+        }
+        for t in tests
+    ])
