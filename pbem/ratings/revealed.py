@@ -25,6 +25,7 @@ from ..models import Event, Game
 from .luck import Fairness, fairness_of
 
 Key = tuple[int, int, str | None]
+BATCH = 500  # game ids per query, well under every database's limit on bound parameters
 
 
 def ended_key(session: Session) -> Key:
@@ -47,6 +48,9 @@ class Tally:
         self.key: Key = (0, 0, None)
         self.lock = threading.Lock()
 
+    def _forget(self) -> None:
+        self.faces, self.firsts, self.games = {}, {}, set()
+
     def tests(self, session: Session) -> tuple[Fairness, ...]:
         """The fairness tests of every revealed die and shuffle now."""
         key = ended_key(session)
@@ -56,19 +60,31 @@ class Tally:
             return fairness_of(self.faces, self.firsts)
 
     def _catch_up(self, session: Session, key: Key) -> None:
-        revealed = set(session.scalars(select(Event.game_id).where(Event.kind == "reveal")))
-        if not self.games <= revealed:
-            self.__init__()  # type: ignore[misc]
-        fresh = revealed - self.games
+        ended = set(session.scalars(select(Game.id).where(Game.status != "active")))
+        if not self.games <= ended:
+            self._forget()
+        fresh = self._revealed(session, sorted(ended - self.games))
         if fresh:
-            self._count(session, sorted(fresh))
-        self.games |= fresh
+            self._count(session, fresh)
+        self.games.update(fresh)
         self.key = key
 
+    def _revealed(self, session: Session, games: Sequence[int]) -> list[int]:
+        """Those of the games whose seed is revealed (a game sharing a stream may wait)."""
+        found: list[int] = []
+        for start in range(0, len(games), BATCH):
+            found += session.scalars(
+                select(Event.game_id).where(
+                    Event.kind == "reveal", Event.game_id.in_(games[start : start + BATCH])
+                )
+            )
+        return found
+
     def _count(self, session: Session, games: Sequence[int]) -> None:
-        for start in range(0, len(games), 500):
+        for start in range(0, len(games), BATCH):
             query = select(Event.kind, Event.payload).where(
-                Event.kind.in_(("roll", "shuffle")), Event.game_id.in_(games[start : start + 500])
+                Event.kind.in_(("roll", "shuffle")),
+                Event.game_id.in_(games[start : start + BATCH]),
             )
             for kind, text in session.execute(query):
                 payload = json.loads(text)
