@@ -4,10 +4,10 @@ A turn's future depends on less than what is aside: the dice left, rays minus ta
 where it can no longer change the outcome), how many kinds of earthling are taken and how
 many earthlings. The earthlings not yet taken are alike (each a sixth of a die, each worth
 one point a die and a third of the bonus), so a roll is told by its tanks, its rays and the
-counts of the untaken kinds it shows, whichever kinds those are. That key has a few hundred
-values where the five face counts aside have thousands, and a roll of thirteen dice has a
-few hundred outcomes that matter where its face counts have 2,380, so the whole table takes
-milliseconds where a search over face counts took seconds.
+counts of the untaken kinds it shows, whichever kinds those are. From a turn's start the
+key takes 709 values where the face counts aside took 6,176, and a roll of thirteen dice has
+at most 1,141 outcomes that matter where its face counts have 2,380: the whole table takes
+tens of milliseconds where the search over face counts took most of a second or more.
 """
 
 from __future__ import annotations
