@@ -38,6 +38,13 @@ class StaleTurn(PbemError):
     code = "stale"
 
 
+class NotYet(PbemError):
+    """Something shown only later: a game's luck once it ends, a board once its round is over."""
+
+    status = 409
+    code = "not-yet"
+
+
 class Rejected(PbemError):
     """A move that cannot be read or is not allowed now."""
 

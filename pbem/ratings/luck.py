@@ -3,9 +3,10 @@
 Martian Dice: each roll of a turn is worth the points the turn can still expect after it,
 with the best pick and the best choices to stop or roll on from there (a roll that allows
 no pick ends the turn with what is aside); its expectation is the same figure averaged over
-every roll of the dice not aside. A turn from nothing expects about 3.11 points. Martian
-Race, Mad Dog and Martian Frisby: a turn's two dice allow their total in movement, against
-an average of 7. A seat's luck is the sum over its rolls of received minus expected.
+every roll of the dice not aside (`turn_odds`). A turn from nothing expects about 3.11
+points. Martian Race, Mad Dog and Martian Frisby: a turn's two dice allow their total in
+movement, against an average of 7. A seat's luck is the sum over its rolls of received
+minus expected.
 """
 
 from __future__ import annotations
@@ -14,71 +15,17 @@ import math
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from functools import cache
 from typing import Any
 
 import engine
-from engine.games.martian_dice.dice import (
-    DICE,
-    FACE_CHANCE,
-    TANK,
-    Counts,
-    add,
-    counts_of,
-    pickable,
-    turn_points,
-)
+from engine.games.martian_dice.dice import counts_of
 from engine.games.martian_dice.state import DiceState
+
+from .turn_odds import expected_roll, roll_worth
 
 RACE_KINDS = ("martian-race", "mad-dog", "martian-frisby")
 KINDS = ("martian-dice", *RACE_KINDS)
 AVERAGE_TWO_DICE = 7.0
-
-
-def _compositions(dice: int, parts: int = 5) -> Iterable[tuple[int, ...]]:
-    if parts == 1:
-        yield (dice,)
-        return
-    for first in range(dice + 1):
-        for rest in _compositions(dice - first, parts - 1):
-            yield (first, *rest)
-
-
-@cache
-def _outcomes(dice: int) -> tuple[tuple[Counts, float], ...]:
-    """Every roll of that many dice as face counts, with its chance (multinomial)."""
-    found = []
-    for t, r, h, c, k in _compositions(dice):
-        counts: Counts = (t, r, h, c, k)
-        ways = math.factorial(dice) / math.prod(math.factorial(n) for n in counts)
-        found.append(
-            (counts, ways * math.prod(p**n for p, n in zip(FACE_CHANCE, counts, strict=True)))
-        )
-    return tuple(found)
-
-
-@cache
-def _after_pick(aside: Counts) -> float:
-    """The expected points of a turn with these dice aside, stopping or rolling on at best."""
-    banked = turn_points(aside)
-    return banked if sum(aside) == DICE else max(banked, expected_roll(aside))
-
-
-def roll_worth(aside: Counts, rolled: Counts) -> float:
-    """The expected points of the turn after this roll, with the best pick and play after it."""
-    aside = add(aside, TANK, rolled[TANK])
-    faces = pickable(aside, rolled)
-    if not faces:
-        return turn_points(aside)  # no pick: the turn ends with what is aside
-    return max(_after_pick(add(aside, face, rolled[face])) for face in faces)
-
-
-@cache
-def expected_roll(aside: Counts) -> float:
-    """The average of roll_worth over every roll of the dice not aside."""
-    return sum(
-        chance * roll_worth(aside, rolled) for rolled, chance in _outcomes(DICE - sum(aside))
-    )
 
 
 @dataclass(frozen=True)
@@ -207,9 +154,18 @@ def fairness(
     for order in shuffles:
         if order:
             firsts.setdefault(len(order), Counter())[order[0] + 1] += 1
+    return fairness_of(counts, firsts)
+
+
+def fairness_of(
+    faces: Mapping[int, Counter[int]], firsts: Mapping[int, Counter[int]]
+) -> tuple[Fairness, ...]:
+    """The test for each die size from its face counts, then each shuffle size from its
+    first items' counts (numbered from 1).
+    """
     return tuple(
         Fairness(sides, tuple(found[sides][face] for face in range(1, sides + 1)), shuffled)
-        for shuffled, found in ((False, counts), (True, firsts))
+        for shuffled, found in ((False, faces), (True, firsts))
         for sides in sorted(found)
         if sides >= 2
     )

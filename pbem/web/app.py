@@ -65,6 +65,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
         games.bp,
         history.bp,
         luck.bp,
+        luck.api_bp,
         play.bp,
         director.bp,
         tournaments.bp,

@@ -14,7 +14,7 @@ from ..errors import NotFound, PbemError, Rejected
 from ..log.games import Loaded, count_games, games_of, load, recent_games
 from ..models import Player
 from ..play.director import may_direct
-from ..play.start import start_game
+from ..play.start import start_game, start_mirror
 from ..services import services
 from . import listing
 from .helpers import current_player
@@ -25,6 +25,7 @@ from .rules import game_rulings
 bp = Blueprint("games", __name__)
 MAX_SEATS = 8
 MAX_ID = 2**63 - 1  # the largest key either database stores; asking for more is a 500 there
+MIRROR_KINDS = ("martian-frisby",)  # a mirror match: two games, one deal, the seats swapped
 
 
 @bp.get("/")
@@ -53,6 +54,7 @@ def game_catalogue() -> list[dict[str, Any]]:
             "seats": list(rules.seats),
             "presets": list(rules.presets),
             "options": rules.options,
+            "mirror": kind in MIRROR_KINDS and 2 in rules.seats,
         }
         for kind in engine.GAMES
         for rules in [engine.rules_for(kind)]
@@ -117,18 +119,25 @@ def create_from_form(session: Session, kind: str, form: Any) -> tuple[str, str]:
         deadline = int(form.get("deadline_hours", "72"))
     except ValueError as e:
         raise Rejected("the deadline must be a whole number of hours") from e
-    loaded = start_game(
-        session,
-        services().ctx,
-        kind,
-        [(email, name) for email, name in players if email],
-        options=options,
-        preset=form.get(f"preset_{kind}") or None,
-        created_by=current_player(session),
-        deadline_hours=deadline,
-        timeout_policy=form.get("timeout_policy", "bot"),
+    seated = [(email, name) for email, name in players if email]
+    settings: dict[str, Any] = {
+        "options": options,
+        "preset": form.get(f"preset_{kind}") or None,
+        "created_by": current_player(session),
+        "deadline_hours": deadline,
+        "timeout_policy": form.get("timeout_policy", "bot"),
+    }
+    if form.get(f"mirror_{kind}") != "on":
+        loaded = start_game(session, services().ctx, kind, seated, **settings)
+        return loaded.game.public_id, invitations_sent(loaded)
+    if kind not in MIRROR_KINDS:
+        raise Rejected(f"a mirror match is offered for Martian Frisby, not {rules.title}")
+    first, second = start_mirror(session, services().ctx, kind, seated, **settings)
+    said = (
+        f"A mirror match: this game and game {second.game.public_id}, the seats swapped,"
+        " roll the same dice for the same seat and turn. "
     )
-    return loaded.game.public_id, invitations_sent(loaded)
+    return first.game.public_id, said + invitations_sent(first)
 
 
 def invitations_sent(loaded: Loaded) -> str:

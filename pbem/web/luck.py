@@ -2,20 +2,21 @@
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
-from flask import Blueprint, render_template
-from sqlalchemy import exists, select
-from sqlalchemy.orm import Session, aliased
+from flask import Blueprint, jsonify, render_template
+from sqlalchemy.orm import Session
 
+from ..errors import NotFound, NotYet
 from ..log import store
-from ..log.games import Loaded, games_of, loaded_from
-from ..models import Event, Player
+from ..log.games import Loaded, games_of, load, loaded_from
+from ..models import Player
 from ..ratings import luck
+from ..ratings.revealed import REVEALED
 from ..services import services
 
 bp = Blueprint("luck", __name__)
+api_bp = Blueprint("luck_api", __name__, url_prefix="/api")
 PLAYER_GAMES = 50  # the most recent finished games a player page reads the dice of
 
 
@@ -56,26 +57,53 @@ def player_luck(session: Session, player: Player) -> list[dict[str, Any]]:
     return rows
 
 
-def revealed_chance(session: Session) -> tuple[list[tuple[int, list[int]]], list[list[int]]]:
-    """(sides, values) of every roll, and the order of every shuffle, of revealed games."""
-    reveal = aliased(Event)
-    query = select(Event.kind, Event.payload).where(
-        Event.kind.in_(("roll", "shuffle")),
-        exists().where(reveal.game_id == Event.game_id, reveal.kind == "reveal"),
-    )
-    rolls, shuffles = [], []
-    for kind, text in session.execute(query):
-        payload = json.loads(text)
-        if kind == "roll":
-            rolls.append((int(payload["sides"]), [int(v) for v in payload["values"]]))
-        else:
-            shuffles.append([int(v) for v in payload["order"]])
-    return rolls, shuffles
-
-
 @bp.get("/audit/dice")
 def dice_fairness() -> str:
     """Counts of every revealed die per size and shuffle, with chi-square tests."""
     with services().db.read() as session:
-        tests = luck.fairness(*revealed_chance(session))
+        tests = REVEALED.tests(session)
     return render_template("audit_dice.html", tests=tests)
+
+
+@api_bp.get("/games/<public_id>/luck")
+def game_luck_json(public_id: str) -> Any:
+    """A finished game's luck per seat: rolls, their worth and what was expected."""
+    with services().db.read() as session:
+        loaded = load(session, public_id)
+        kind = loaded.setup.kind
+        if kind not in luck.KINDS:
+            raise NotFound(f"game {public_id} is {kind}, which has no dice to measure luck by")
+        figures = game_luck(session, loaded)
+        if figures is None:
+            raise NotYet(f"game {public_id} is still being played: its luck is shown once it ends")
+        seats = [
+            {
+                "seat": seat,
+                "player": loaded.player(seat).name,
+                "rolls": figures.rolls[seat],
+                "received": figures.received[seat],
+                "expected": figures.expected[seat],
+                "luck": figures.luck[seat],
+            }
+            for seat in range(len(figures.rolls))
+        ]
+        return jsonify(game=public_id, kind=kind, seats=seats)
+
+
+@api_bp.get("/audit/dice")
+def dice_fairness_json() -> Any:
+    """Counts of every revealed die per size and shuffle, with chi-square tests."""
+    with services().db.read() as session:
+        tests = REVEALED.tests(session)
+    return jsonify(tests=[
+        {
+            "what": "shuffle" if t.shuffle else "die",
+            "sides": t.sides,
+            "counts": list(t.counts),
+            "total": t.total,
+            "chi_square": t.chi_square,
+            "degrees_of_freedom": t.sides - 1,
+            "p_value": t.p_value,
+        }
+        for t in tests
+    ])

@@ -9,10 +9,11 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from .. import clock
+from ..errors import NotYet
 from ..models import Tournament
 from ..ratings.current import rating_of
 from ..services import services
-from ..tournaments import formats, reports, service
+from ..tournaments import boards, formats, reports, service
 from ..tournaments.export import results, standings_rows
 from ..tournaments.log import Held, load
 from ..tournaments.standings import standings
@@ -92,3 +93,17 @@ def games(public_id: str) -> Any:
         held = load(session, public_id)
         return jsonify(results(held.state, held.public_id)["games"])
 
+
+@bp.get("/<public_id>/boards/<int:number>")
+def board(public_id: str, number: int) -> Any:
+    """A duplicate round's board, once every table of the round has finished."""
+    with services().db.read() as session:
+        held = load(session, public_id)
+        laid = boards.round_board(session, held, number)
+        if laid.board is None:
+            raise NotYet(
+                f"round {number} of {held.row.name}: {laid.playing} of {laid.count} tables are"
+                " still playing; the board is shown when every table has finished"
+            )
+        return jsonify({"tournament": held.public_id, "round": number,
+                        **boards.board_json(laid.board)})

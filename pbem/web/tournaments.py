@@ -12,13 +12,12 @@ import engine
 
 from .. import clock
 from ..errors import Forbidden, NotFound, PbemError, Rejected
-from ..log import store
 from ..log.games import load as load_game
 from ..models import Player, Tournament
 from ..play.start import player_for
 from ..ratings.current import rating_of
 from ..services import services
-from ..tournaments import directing, duplicate, exports, formats, mails, reports, service
+from ..tournaments import boards, directing, exports, formats, mails, reports, service
 from ..tournaments.log import Held, load
 from ..tournaments.standings import standings
 from ..tournaments.tiebreaks import TITLES
@@ -222,22 +221,9 @@ def board_page(public_id: str, number: int) -> tuple[str, int] | str:
     """A duplicate round's board: every table's choices side by side, matchpointed."""
     with services().db.read() as session:
         held = held_or_404(session, public_id)
-        if not held.state.config.duplicate:
-            raise NotFound(f"{held.row.name} is not a duplicate event")
-        tables = [t for t in held.state.tables if t.round == number and not t.annulled]
-        if not tables:
-            raise NotFound(f"{held.row.name} has no round {number} yet")
-        loaded = [load_game(session, t.game) for t in tables]
-        playing = sum(game.game.status == "active" for game in loaded)
-        shown = None
-        if not playing:  # before, one table's turns would tell another its dice to come
-            shown = duplicate.board([
-                duplicate.Table(t.game, tuple(reports.name_of(held.state, p) for p in t.seats),
-                                game.setup, store.entries(session, game.game))
-                for t, game in zip(tables, loaded, strict=True)
-            ])
+        laid = boards.round_board(session, held, number)
         return render_template("tournaments/board.html", held=held, number=number,
-                               board=shown, playing=playing, count=len(tables))
+                               board=laid.board, playing=laid.playing, count=laid.count)
 
 
 @bp.get("/<public_id>/players/<player>")
