@@ -16,6 +16,8 @@ Usage: python bench/bench_mail.py [--quick] [--games G] [--dir PATH]
 from __future__ import annotations
 
 import smtplib
+import socket
+import subprocess
 import sys
 import tempfile
 import time
@@ -34,7 +36,58 @@ from pbem.mail.transport import SmtpTransport, build_message  # noqa: E402
 from pbem.models import Outbox  # noqa: E402
 from pbem.play.start import start_game  # noqa: E402
 from pbem.services import Services  # noqa: E402
-from tests.smtp_sink import SmtpSink  # noqa: E402
+from tests.smtp_sink import SmtpSink, free_port  # noqa: E402
+
+
+class Sink:
+    """The test suite's aiosmtpd sink in a process of its own, as a real SMTP server is.
+
+    (In this process its parsing would take turns with the sender for the interpreter.)
+    It writes each arriving Message-ID on a line of a file, which `ids` reads.
+    """
+
+    def __init__(self, folder: Path) -> None:
+        self.port = free_port()
+        self.url = f"smtp://127.0.0.1:{self.port}"
+        self.file = folder / "arrived.txt"
+        self.process = subprocess.Popen(
+            [sys.executable, __file__, "--sink", str(self.port), str(self.file)]
+        )
+        for _ in range(200):  # at most 20 s for it to listen
+            try:
+                socket.create_connection(("127.0.0.1", self.port), timeout=1).close()
+                return
+            except OSError:
+                time.sleep(0.1)
+        raise SystemExit("the SMTP sink did not start")
+
+    def ids(self) -> list[str]:
+        """The Message-IDs that arrived so far."""
+        return self.file.read_text().split() if self.file.exists() else []
+
+    def clear(self) -> None:
+        self.file.write_text("")
+
+    def stop(self) -> None:
+        self.process.terminate()
+        self.process.wait(timeout=30)
+
+
+def serve_sink(port: int, file: Path) -> None:
+    """Run the sink until terminated, writing each Message-ID as it arrives."""
+    sink = SmtpSink(port).start()
+    written = 0
+    try:
+        while True:
+            time.sleep(0.05)
+            with sink.lock:
+                new = sink.messages[written:]
+                written += len(new)
+            if new:
+                with file.open("a") as out:
+                    out.writelines(f"{m['Message-ID']}\n" for m in new)
+    finally:
+        sink.stop()
 
 
 def start_round(svc: Services, games: int) -> float:
@@ -58,7 +111,7 @@ def prepared(svc: Services) -> list[object]:
         return [build_message(row, svc.settings.mail_from) for row in rows]
 
 
-def send_raw(sink: SmtpSink, messages: list[object]) -> float:
+def send_raw(sink: Sink, messages: list[object]) -> float:
     """Send built messages over one smtplib connection; return the seconds."""
     started = time.perf_counter()
     with smtplib.SMTP("127.0.0.1", sink.port, timeout=30) as client:
@@ -67,7 +120,7 @@ def send_raw(sink: SmtpSink, messages: list[object]) -> float:
     return time.perf_counter() - started
 
 
-def drain(svc: Services, sink: SmtpSink) -> float:
+def drain(svc: Services, sink: Sink) -> float:
     """Deliver the whole outbox through the server's sender; return the seconds."""
     started = time.perf_counter()
     while outbox.pending_count(svc.db):
@@ -75,9 +128,13 @@ def drain(svc: Services, sink: SmtpSink) -> float:
     return time.perf_counter() - started
 
 
-def arrived_once(sink: SmtpSink, count: int) -> tuple[int, int]:
+def arrived_once(sink: Sink, count: int) -> tuple[int, int]:
     """How many distinct Message-IDs arrived, and how many arrived more than once."""
-    seen = Counter(str(m["Message-ID"]) for m in sink.messages)
+    for _ in range(200):  # the sink writes every 50 ms: wait (at most 20 s) for the last
+        if len(sink.ids()) >= count:
+            break
+        time.sleep(0.1)
+    seen = Counter(sink.ids())
     return len(seen), sum(1 for n in seen.values() if n > 1)
 
 
@@ -95,14 +152,14 @@ def main(quick: bool, games: int | None, folder: Path | None) -> None:
     games = games or (60 if quick else 300)
     with tempfile.TemporaryDirectory(prefix="pbem-bench-", dir=folder) as tmp:
         svc = services_on(Path(tmp))
-        sink = SmtpSink().start()
+        sink = Sink(Path(tmp))
         try:
             queued = start_round(svc, games)
             messages = prepared(svc)
             count = len(messages)
             raw = send_raw(sink, messages)
             raw_arrived = arrived_once(sink, count)
-            sink.messages.clear()
+            sink.clear()
             spent = drain(svc, sink)
             arrived = arrived_once(sink, count)
         finally:
@@ -126,4 +183,7 @@ def main(quick: bool, games: int | None, folder: Path | None) -> None:
 
 
 if __name__ == "__main__":
-    main()
+    if sys.argv[1:2] == ["--sink"]:
+        serve_sink(int(sys.argv[2]), Path(sys.argv[3]))
+    else:
+        main()

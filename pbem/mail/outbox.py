@@ -9,8 +9,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from email.utils import format_datetime, parseaddr
+from typing import Any
 
-from sqlalchemy import func, select
+from sqlalchemy import func, select, update
 from sqlalchemy.orm import Session
 
 from ..context import Context
@@ -145,14 +146,14 @@ def deliver_due(
                 except (smtplib.SMTPException, OSError) as e:
                     failed += 1
                     errors.append(f"{row.to_addr}: {e}")
-                    _mark(db, row.id, error=str(e), when=now())
+                    _mark(db, row, error=str(e), when=now())
                 except UNSENDABLE as e:
                     reason = f"cannot be sent as it is ({type(e).__name__}: {e})"
                     aside.append(f"mail {row.id} to {row.to_addr} set aside: {reason}")
-                    _mark(db, row.id, error=reason, when=now(), set_aside=True)
+                    _mark(db, row, error=reason, when=now(), set_aside=True)
                 else:
                     sent += 1
-                    _mark(db, row.id, error=None, when=now())
+                    _mark(db, row, error=None, when=now())
             if failed - failed_before == len(rows):
                 break  # nothing got through: the next hop is down, the next pass tries again
     finally:
@@ -161,21 +162,19 @@ def deliver_due(
 
 
 def _mark(
-    db: Database, row_id: int, *, error: str | None, when: datetime, set_aside: bool = False
+    db: Database, row: Outbox, *, error: str | None, when: datetime, set_aside: bool = False
 ) -> None:
+    """Record one attempt of a claimed mail in one UPDATE (its lease keeps other senders off)."""
+    attempts = row.attempts + 1
+    values: dict[str, Any] = {"attempts": attempts}
+    if error is None:
+        values.update(sent_at=when, last_error=None)
+    else:
+        values.update(last_error=error[:2000], next_attempt_at=when + backoff(attempts))
+    if set_aside:
+        values["failed_at"] = when
     with db.write() as session:
-        row = session.get(Outbox, row_id)
-        if row is None:
-            return
-        row.attempts += 1
-        if error is None:
-            row.sent_at = when
-            row.last_error = None
-        else:
-            row.last_error = error[:2000]
-            row.next_attempt_at = when + backoff(row.attempts)
-        if set_aside:
-            row.failed_at = when
+        session.execute(update(Outbox).where(Outbox.id == row.id).values(**values))
 
 
 def pending_count(db: Database) -> int:
