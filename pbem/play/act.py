@@ -33,6 +33,8 @@ class Submitted:
     description: str
     notified: list[str] = field(default_factory=list)
     replayed: bool = False
+    # The game as the submission left it, for a caller that shows it in the same transaction.
+    loaded: Loaded | None = field(default=None, compare=False, repr=False)
 
 
 def has_acted_since(session: Session, game: Game, seat: int, seq: int) -> bool:
@@ -166,7 +168,9 @@ def act(
     # The same seat deciding again within its turn needs no mail; a new turn does.
     continuing = seat if loaded.rules.same_turn(previous, loaded.state) else None
     notified = notify(session, ctx, loaded, before=before, acting=seat, continuing=continuing)
-    return Submitted(loaded.game.public_id, seat, loaded.game.head_seq, description, notified)
+    return Submitted(
+        loaded.game.public_id, seat, loaded.game.head_seq, description, notified, loaded=loaded
+    )
 
 
 def resign(session: Session, ctx: Context, grant: MoveGrant) -> Submitted:

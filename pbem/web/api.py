@@ -17,7 +17,7 @@ from ..log import store
 from ..log.games import Loaded, load
 from ..models import Player
 from ..play import replies
-from ..play.act import check_grant, grant_state, submit
+from ..play.act import Submitted, check_grant, grant_state, submit
 from ..play.start import start_game
 from ..services import services
 from ..text import json_storable
@@ -194,8 +194,12 @@ def play(token: str) -> Any:
     if not isinstance(action, str) or not action.strip():
         raise PbemError('the body must be {"action": "<the move as text>"}')
     nonce = data.get("nonce") if isinstance(data.get("nonce"), str) else None
-    result = svc.write(lambda s: submit(s, svc.ctx, grant, action, nonce=nonce))
-    with svc.db.read() as session:
-        state = game_json(load(session, grant.game))
+
+    def play_move(session: Session) -> tuple[Submitted, dict[str, Any]]:
+        result = submit(session, svc.ctx, grant, action, nonce=nonce)
+        # The game as the move left it, read in the same transaction.
+        return result, game_json(result.loaded or load(session, grant.game))
+
+    result, state = svc.write(play_move)
     fresh = svc.signer.move_token(type(grant)(grant.game, grant.seat, result.head))
     return jsonify(played=result.description, replayed=result.replayed, token=fresh, game=state)
