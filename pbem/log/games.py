@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Any
 
@@ -99,6 +100,8 @@ def find(session: Session, public_id: str, *, for_update: bool = False) -> Game:
     game = session.scalars(query).first()
     if game is None:
         raise NotFound(f"there is no game {public_id!r}")
+    if for_update:
+        store.hold(session, game)
     return game
 
 
@@ -134,12 +137,22 @@ def is_revealed(session: Session, game: Game) -> bool:
     return bool(session.scalar(query))
 
 
+SEEDS: OrderedDict[tuple[str, int, str], str] = OrderedDict()  # a seed never changes
+SEEDS_KEPT = 10_000
+
+
 def seed_of(session: Session, game: Game) -> str:
-    """The game's secret seed."""
-    secret = session.get(DiceSecret, game.id)
-    if secret is None:
-        raise PbemError(f"game {game.public_id} has no dice secret")
-    return secret.seed
+    """The game's secret seed (asked of the database once per process and game)."""
+    key = (str(session.get_bind().engine.url), game.id, game.public_id)
+    seed = SEEDS.get(key)
+    if seed is None:
+        secret = session.get(DiceSecret, game.id)
+        if secret is None:
+            raise PbemError(f"game {game.public_id} has no dice secret")
+        seed = SEEDS[key] = secret.seed
+        if len(SEEDS) > SEEDS_KEPT:
+            SEEDS.popitem(last=False)
+    return seed
 
 
 def games_of(session: Session, player: Player) -> list[Game]:

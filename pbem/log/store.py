@@ -88,6 +88,14 @@ class LogEntry:
         return data
 
 
+HELD = "pbem.held_games"  # session.info key: ids of the games whose rows this transaction locked
+
+
+def hold(session: Session, game: Game) -> None:
+    """Note that this transaction holds the game's row lock (SELECT ... FOR UPDATE)."""
+    session.info.setdefault(HELD, set()).add(game.id)
+
+
 def insert(session: Session, row: Any, lost: str) -> None:
     """Insert a log row in a savepoint; the key refusing it (a lost race) raises StaleTurn."""
     try:
@@ -126,8 +134,9 @@ def append(
         hash=digest,
         salt=entry.salt,
     )
-    if session.get_bind().dialect.name == "sqlite":
-        # One process writes SQLite and its write lock serializes writers: no race to lose.
+    if session.get_bind().dialect.name == "sqlite" or game.id in session.info.get(HELD, ()):
+        # SQLite writers take turns, and a game row held FOR UPDATE keeps every other writer
+        # of the game waiting: no race to lose, so no savepoint (two round trips) is needed.
         session.add(row)
     else:
         insert(session, row, "this turn was already played: another move landed first")
