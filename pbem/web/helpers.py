@@ -7,7 +7,7 @@ import secrets
 from collections.abc import Callable
 from typing import Any
 
-from flask import flash, redirect, request, session
+from flask import flash, g, redirect, request, session
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
@@ -72,8 +72,21 @@ def is_seated(session_: Session, game: Game) -> bool:
             grant = services().signer.read_move_token(token, any_age=True)
         except PbemError:
             return False
-        return grant.game == game.public_id and grant.seat < len(game.seats)
+        if grant.game == game.public_id and grant.seat < len(game.seats):
+            keep_token(token)
+            return True
     return False
+
+
+def keep_token(token: str) -> None:
+    """Carry a player's move link on this page's links to the game's other pages."""
+    g.seat_token = token
+
+
+def seat_token() -> str | None:
+    """The move link this page's links to the game carry, if its dice are held."""
+    token = g.get("seat_token")
+    return str(token) if token else None
 
 
 def check_open(session_: Session, game: Game) -> None:

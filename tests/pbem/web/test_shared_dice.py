@@ -114,6 +114,9 @@ def test_a_mirror_match_keeps_the_ended_game_with_its_players_until_the_other_en
         assert client.get(f"{path}?token={token}").status_code == 200, path
     audit = client.get(f"/games/{first}/audit?token={token}").get_data(as_text=True)
     assert "the dice are checked when the stream's last game ends" in audit
+    assert f"/games/{first}/log.jsonl?token={token}" in audit  # its links keep the way in
+    seat_page = client.get(f"/play/{token}").get_data(as_text=True)
+    assert f"/games/{first}/history?token=" in seat_page
     # A link of the other game opens only that one.
     other = svc.signer.move_token(MoveGrant(second, 0, 0))
     assert client.get(f"/games/{first}/log.jsonl?token={other}").status_code == 403
