@@ -38,6 +38,12 @@ def secrets_of(app, public_id):
     return found
 
 
+def player_pages(app, public_id):
+    """The public pages of a game's players (their luck would tell of its dice)."""
+    with svc_of(app).db.read() as s:
+        return tuple(f"/players/{seat.player_id}" for seat in load(s, public_id).game.seats)
+
+
 def game_surfaces(client, public_id, head):
     """Every public address that shows something of one game."""
     paths = [
@@ -102,7 +108,7 @@ def test_a_mirror_match_keeps_the_ended_game_with_its_players_until_the_other_en
         assert not [e for e in store.entries(s, load(s, first).game) if e.kind == "reveal"]
         head = load(s, first).game.head_seq
 
-    assert_held(client, (first, second), leaks, also=("/", "/players/1", "/players/2"))
+    assert_held(client, (first, second), leaks, also=("/", *player_pages(app, first)))
     exported = runner.invoke(args=["export", first])
     assert exported.exit_code != 0 and HELD in exported.output
     assert not [leak for leak in leaks if leak in exported.output]
@@ -141,10 +147,14 @@ def test_a_duplicate_round_keeps_its_tables_with_their_players_until_the_last_en
     leaks = secrets_of(app, early)
     board_pages = (f"/tournaments/{public_id}/boards/1", f"/api/tournaments/{public_id}/boards/1",
                    f"/tournaments/{public_id}", f"/api/tournaments/{public_id}/games")
-    assert_held(client, (early, late), leaks, also=board_pages)
+    assert_held(client, (early, late), leaks, also=(*board_pages, *player_pages(app, early)))
+    page = client.get(player_pages(app, early)[0]).get_data(as_text=True)
+    assert "<h2>Luck</h2>" not in page  # the held game's luck would tell of its dice
 
     simulate.play_out(svc, late)
     assert_open_and_verified(app, client, runner, (early, late))
+    page = client.get(player_pages(app, early)[0]).get_data(as_text=True)
+    assert "<h2>Luck</h2>" in page and f"mono muted\">{early}</span>" in page
     assert client.get(f"/tournaments/{public_id}/boards/1").status_code == 200
 
 
