@@ -135,6 +135,8 @@ def verify(target: str) -> None:
         "every chance event matches the revealed seed"
         if report.complete
         else "seed not revealed yet: chance events are checked when the game ends"
+        if header["stream"] == header["game"]
+        else "seed not revealed yet: chance events are checked when the stream's last game ends"
     )
     opened = sum(1 for e in log if e.salt is not None)
     hidden = sum(1 for e in log if e.hidden)

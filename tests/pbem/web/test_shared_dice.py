@@ -112,6 +112,8 @@ def test_a_mirror_match_keeps_the_ended_game_with_its_players_until_the_other_en
     exported = runner.invoke(args=["export", first])
     assert exported.exit_code != 0 and HELD in exported.output
     assert not [leak for leak in leaks if leak in exported.output]
+    checked = runner.invoke(args=["verify", first])  # the operator's check, on the server
+    assert checked.exit_code == 0 and "the stream's last game ends" in checked.output
 
     # Its player, by a move link of the game, still sees it all.
     token = svc.signer.move_token(MoveGrant(first, 0, head))
