@@ -57,8 +57,8 @@ SHARED_DICE = (
 
 
 def is_seated(session_: Session, game: Game) -> bool:
-    """Whether the request comes from a player of the game: signed in, by API token, or by
-    a move link of the game (`?token=`, of any age)."""
+    """Whether a player of the game asks: signed in, by API token, or with its move link."""
+    # A move link of any age: reading a game the player sits in needs no fresh turn.
     seated = {s.player_id for s in game.seats}
     if request.path.startswith("/api/") and request.headers.get("Authorization"):
         player = bearer_player(session_)
