@@ -45,6 +45,13 @@ class NotYet(PbemError):
     code = "not-yet"
 
 
+class SharedDice(PbemError):
+    """A game whose dice other tables still roll: only its own players see it until they end."""
+
+    status = 403
+    code = "shared-dice"
+
+
 class Rejected(PbemError):
     """A move that cannot be read or is not allowed now."""
 

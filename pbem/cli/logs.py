@@ -12,9 +12,9 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from .. import present
-from ..errors import NotFound, PbemError
+from ..errors import NotFound, PbemError, SharedDice
 from ..log import audit, export, store
-from ..log.games import load
+from ..log.games import dice_held, load
 from ..models import Game
 from ..play.start import player_for
 from .common import fail, ready_services
@@ -34,6 +34,11 @@ def export_game(game: str, output: Path | None, full: bool) -> None:
             fail(e)
         header = export.header_of(loaded.game, loaded.setup)
         log = store.entries(session, loaded.game)
+        if not full and dice_held(session, loaded.game):
+            fail(SharedDice(
+                f"game {game} shares its dice with other tables; its log opens when every "
+                "table has finished (operators: --full)"
+            ))
         if not full:
             log = present.public_log(loaded.rules, loaded.setup, log, loaded.state)
         text = "\n".join(export.export_lines(header, log)) + "\n"
@@ -130,6 +135,8 @@ def verify(target: str) -> None:
         "every chance event matches the revealed seed"
         if report.complete
         else "seed not revealed yet: chance events are checked when the game ends"
+        if header["stream"] == header["game"]
+        else "seed not revealed yet: chance events are checked when the stream's last game ends"
     )
     opened = sum(1 for e in log if e.salt is not None)
     hidden = sum(1 for e in log if e.hidden)

@@ -16,7 +16,7 @@ from werkzeug.serving import run_simple
 from ..db import migrate
 from ..errors import PbemError
 from ..mail import digest, outbox, transport
-from ..play import deadlines
+from ..play import chance, deadlines
 from ..services import services
 from ..tournaments.service import tick_all
 from .common import fail, ready_services
@@ -154,6 +154,7 @@ def tick(loop: bool, interval: float) -> None:
         try:
             report = deadlines.tick(svc.write, svc.ctx, games, now)
             report.errors.extend(tick_all(svc.write, svc.ctx, now))
+            svc.write(chance.reveal_due)
             digests = digest.send_due(svc.write, svc.ctx, now)
         except PbemError as e:
             if not loop:

@@ -137,6 +137,23 @@ def is_revealed(session: Session, game: Game) -> bool:
     return bool(session.scalar(query))
 
 
+def shares_dice(game: Game) -> bool:
+    """Whether the game rolls from a named stream, which other games may roll from too."""
+    return game.stream != game.public_id
+
+
+def dice_held(session: Session, game: Game) -> bool:
+    """Whether a game's log must stay with its players: its dice are another table's to come.
+
+    A game on a shared stream is held until every game on that stream has ended; a game on
+    its own stream never is.
+    """
+    if not shares_dice(game):
+        return False
+    playing = exists().where(Game.stream == game.stream, Game.status == "active")
+    return bool(session.scalar(select(playing)))
+
+
 SEEDS: OrderedDict[tuple[str, int, str], str] = OrderedDict()  # a seed never changes
 SEEDS_KEPT = 10_000
 

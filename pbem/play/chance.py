@@ -67,6 +67,21 @@ def reveal_when_ready(session: Session, game: Game) -> None:
             store.append(session, finished, "reveal", {"seed": seed_of(session, finished)})
 
 
+def reveal_due(session: Session) -> int:
+    """Catch up: reveal the seed of every shared stream whose games have all ended."""
+    revealed = exists().where(Event.game_id == Game.id, Event.kind == "reveal")
+    unrevealed = select(Game).where(
+        Game.stream != Game.public_id, Game.status != "active", ~Game.imported, ~revealed
+    )
+    streams = {game.stream: game for game in session.scalars(unrevealed)}
+    count = 0
+    for game in streams.values():
+        before = game.head_seq
+        reveal_when_ready(session, game)
+        count += game.head_seq != before
+    return count
+
+
 def end(session: Session, ctx: Context, loaded: Loaded, status: str) -> None:
     """Mark the game over, reveal its seed when no game shares it, and run the end hooks."""
     loaded.game.status = status

@@ -2,13 +2,11 @@
 
 from __future__ import annotations
 
-import hashlib
 import hmac
 import re
 from typing import Any
 
 from flask import Blueprint, jsonify, request
-from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from .. import present
@@ -21,19 +19,15 @@ from ..play.act import Submitted, check_grant, grant_state, submit
 from ..play.start import start_game
 from ..services import services
 from ..text import json_storable
-from .helpers import current_player
+from .helpers import bearer_player, check_open, current_player
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 
 
 def api_player(session: Session) -> Player:
     """The player named by a Bearer token, or the signed-in browser session."""
-    header = request.headers.get("Authorization", "")
-    if header.startswith("Bearer "):
-        digest = hashlib.sha256(header.removeprefix("Bearer ").strip().encode()).hexdigest()
-        player = session.scalars(select(Player).where(Player.api_token_hash == digest)).first()
-        if player is None:
-            raise Forbidden("that API token is not valid")
+    player = bearer_player(session)
+    if player is not None:
         return player
     player = current_player(session)
     if player is None:
@@ -143,7 +137,9 @@ def inbound_mail() -> Any:
 def show(public_id: str) -> Any:
     """The spectator view of a game."""
     with services().db.read() as session:
-        return jsonify(game_json(load(session, public_id)))
+        loaded = load(session, public_id)
+        check_open(session, loaded.game)
+        return jsonify(game_json(loaded))
 
 
 @bp.get("/games/<public_id>/log")
@@ -151,6 +147,7 @@ def log(public_id: str) -> Any:
     """Every event of a game, with hashes."""
     with services().db.read() as session:
         loaded = load(session, public_id)
+        check_open(session, loaded.game)
         log = present.public_log(
             loaded.rules,
             loaded.setup,

@@ -31,7 +31,7 @@ from . import (
     tournament_director,
     tournaments,
 )
-from .helpers import check_csrf, csrf_token, refuse_nul
+from .helpers import check_csrf, csrf_token, refuse_nul, seat_token
 
 
 def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
@@ -57,6 +57,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     app.extensions["pbem"] = services
     app.jinja_env.globals["csrf_token"] = csrf_token
     app.jinja_env.globals["away_note"] = away_note
+    app.jinja_env.globals["seat_token"] = seat_token
     app.jinja_env.filters["ordinal"] = ordinal
     app.jinja_env.trim_blocks = True
     app.jinja_env.lstrip_blocks = True

@@ -17,7 +17,7 @@ from ..play.director import may_direct
 from ..play.start import start_game, start_mirror
 from ..services import services
 from . import listing
-from .helpers import current_player
+from .helpers import check_open, current_player
 from .luck import game_luck, player_luck
 from .ratings import player_ratings
 from .rules import game_rulings
@@ -157,6 +157,7 @@ def show(public_id: str) -> str:
     """The spectator's view of a game (a signed-in player sees their own seat's view)."""
     with services().db.read() as session:
         loaded = load(session, public_id)
+        check_open(session, loaded.game)
         player = current_player(session)
         seat = next(
             (s.seat for s in loaded.game.seats if player and s.player_id == player.id), None

@@ -2,15 +2,18 @@
 
 from __future__ import annotations
 
+import hashlib
 import secrets
 from collections.abc import Callable
 from typing import Any
 
-from flask import flash, redirect, request, session
+from flask import flash, g, redirect, request, session
+from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from ..errors import Forbidden, PbemError, Rejected
-from ..models import Player
+from ..errors import Forbidden, PbemError, Rejected, SharedDice
+from ..log.games import dice_held
+from ..models import Game, Player
 from ..services import services
 
 
@@ -33,6 +36,63 @@ def current_player(session_: Session) -> Player | None:
     """The signed-in player, if any."""
     player_id = session.get("player_id")
     return session_.get(Player, player_id) if player_id else None
+
+
+def bearer_player(session_: Session) -> Player | None:
+    """The player named by an 'Authorization: Bearer' API token; None when none is sent."""
+    header = request.headers.get("Authorization", "")
+    if not header.startswith("Bearer "):
+        return None
+    digest = hashlib.sha256(header.removeprefix("Bearer ").strip().encode()).hexdigest()
+    player = session_.scalars(select(Player).where(Player.api_token_hash == digest)).first()
+    if player is None:
+        raise Forbidden("that API token is not valid")
+    return player
+
+
+SHARED_DICE = (
+    "game {game} shares its dice with other tables; its log and position open when every "
+    "table has finished"
+)
+
+
+def is_seated(session_: Session, game: Game) -> bool:
+    """Whether a player of the game asks: signed in, by API token, or with its move link."""
+    # A move link of any age: reading a game the player sits in needs no fresh turn.
+    seated = {s.player_id for s in game.seats}
+    if request.path.startswith("/api/") and request.headers.get("Authorization"):
+        player = bearer_player(session_)
+    else:
+        player = current_player(session_)
+    if player is not None and player.id in seated:
+        return True
+    token = request.args.get("token")
+    if token:
+        try:
+            grant = services().signer.read_move_token(token, any_age=True)
+        except PbemError:
+            return False
+        if grant.game == game.public_id and grant.seat < len(game.seats):
+            keep_token(token)
+            return True
+    return False
+
+
+def keep_token(token: str) -> None:
+    """Carry a player's move link on this page's links to the game's other pages."""
+    g.seat_token = token
+
+
+def seat_token() -> str | None:
+    """The move link this page's links to the game carry, if its dice are held."""
+    token = g.get("seat_token")
+    return str(token) if token else None
+
+
+def check_open(session_: Session, game: Game) -> None:
+    """Refuse anyone but the game's players while its dice are another table's to come."""
+    if dice_held(session_, game) and not is_seated(session_, game):
+        raise SharedDice(SHARED_DICE.format(game=game.public_id))
 
 
 def csrf_token() -> str:

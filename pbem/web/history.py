@@ -10,16 +10,18 @@ from sqlalchemy.orm import Session
 from .. import present
 from ..errors import NotFound
 from ..log import audit, export, store
-from ..log.games import Loaded, find, load
+from ..log.games import Loaded, find, is_revealed, load, shares_dice
 from ..play.act import ACTING_KINDS
 from ..services import services
+from .helpers import check_open
 
 bp = Blueprint("history", __name__)
 
 
 def full_log(session: Session, public_id: str) -> tuple[Loaded, list[store.LogEntry]]:
-    """A game's loaded state and its whole log."""
+    """A game's loaded state and its whole log (refused to others while its dice are held)."""
     loaded = load(session, public_id)
+    check_open(session, loaded.game)
     return loaded, store.entries(session, loaded.game)
 
 
@@ -64,7 +66,9 @@ def audit_page(public_id: str) -> str:
     # Not through load(): the page must show a damaged log that no longer replays.
     with services().db.read() as session:
         game = find(session, public_id)
+        check_open(session, game)
         log = store.entries(session, game)
+        awaits_stream = shares_dice(game) and not is_revealed(session, game)
     shown = present.public_entries(log)
     setup = shown[0].payload if shown else {}
     header = export.header_for(
@@ -75,7 +79,9 @@ def audit_page(public_id: str) -> str:
         setup.get("log_format", 1),
     )
     report = audit.verify(header, shown, (game.head_seq, game.head_hash))
-    return render_template("audit.html", game=game, report=report)
+    return render_template(
+        "audit.html", game=game, report=report, awaits_stream=awaits_stream
+    )
 
 
 @bp.get("/games/<public_id>/log.jsonl")

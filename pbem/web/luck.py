@@ -9,11 +9,12 @@ from sqlalchemy.orm import Session
 
 from ..errors import NotFound, NotYet
 from ..log import store
-from ..log.games import Loaded, games_of, load, loaded_from
+from ..log.games import Loaded, dice_held, games_of, load, loaded_from
 from ..models import Player
 from ..ratings import luck
 from ..ratings.revealed import REVEALED
 from ..services import services
+from .helpers import check_open
 
 bp = Blueprint("luck", __name__)
 api_bp = Blueprint("luck_api", __name__, url_prefix="/api")
@@ -32,7 +33,11 @@ def game_luck(session: Session, loaded: Loaded) -> luck.Luck | None:
 def player_luck(session: Session, player: Player) -> list[dict[str, Any]]:
     """A player's luck in their recent finished dice games, oldest first, with running totals."""
     rows: list[dict[str, Any]] = []
-    finished = [g for g in games_of(session, player) if g.status != "active"]
+    # Not a game whose dice another table still rolls: its luck would tell of their rolls.
+    finished = [
+        g for g in games_of(session, player)
+        if g.status != "active" and not dice_held(session, g)
+    ]
     for game in reversed(finished[:PLAYER_GAMES]):
         loaded = loaded_from(session, game)
         figures = game_luck(session, loaded)
@@ -70,6 +75,7 @@ def game_luck_json(public_id: str) -> Any:
     """A finished game's luck per seat: rolls, their worth and what was expected."""
     with services().db.read() as session:
         loaded = load(session, public_id)
+        check_open(session, loaded.game)
         kind = loaded.setup.kind
         if kind not in luck.KINDS:
             raise NotFound(f"game {public_id} is {kind}, which has no dice to measure luck by")

@@ -11,11 +11,12 @@ from sqlalchemy.orm import Session
 from .. import present
 from ..errors import ExpiredLink, Rejected, StaleTurn
 from ..links import MoveGrant
-from ..log.games import Loaded, load
+from ..log.games import Loaded, dice_held, load
 from ..mail.compose import FRESH_LINK_EVERY
 from ..play.act import check_grant, grant_state, others_acted_since, resign, submit
 from ..play.notify import mail_fresh_link
 from ..services import services
+from .helpers import keep_token
 
 bp = Blueprint("play", __name__)
 
@@ -37,6 +38,8 @@ def page(session: Session, grant: MoveGrant, *, status: int = 200, **extra: Any)
     svc = services()
     loaded = load(session, grant.game)
     check_grant(session, loaded, grant)
+    if dice_held(session, loaded.game):
+        keep_token(svc.signer.move_token(grant))
     state = grant_state(session, loaded, grant)
     can_act = state in ("current", "stale-awaited")
     # A link from the start of a turn still in play opens the next decision of that turn.

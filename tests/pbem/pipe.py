@@ -14,7 +14,7 @@ from pbem.log import store
 from pbem.log.games import Loaded, load
 from pbem.models import Event, Game, Outbox, Snapshot
 from pbem.play.act import Submitted, resign, submit
-from pbem.play.start import start_game
+from pbem.play.start import start_game, start_mirror
 from pbem.services import Services
 
 BASE = "http://pbem.test"
@@ -42,6 +42,18 @@ def start(app: Any, players: Sequence[tuple[str, str | None]] = PLAYERS, **kw: A
     return svc.write(
         lambda s: start_game(s, svc.ctx, KIND, list(players), **kw).game.public_id
     )
+
+
+def mirror(app: Any) -> tuple[str, str]:
+    """Start a short Martian Frisby mirror match; return its two games' public ids."""
+    svc = svc_of(app)
+    first, second = svc.write(
+        lambda s: tuple(
+            loaded.game.public_id
+            for loaded in start_mirror(s, svc.ctx, KIND, PLAYERS, options={"max_turns": 12})
+        )
+    )
+    return first, second
 
 
 def loaded(app: Any, public_id: str) -> Loaded:

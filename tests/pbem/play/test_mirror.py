@@ -10,18 +10,12 @@ from pbem.log.games import load
 from pbem.play.start import start_mirror
 from pbem.tournaments import duplicate, simulate
 
-from ..pipe import PLAYERS, log, svc_of
+from ..pipe import PLAYERS, log, mirror, svc_of
 
 
 def test_a_mirror_match_swaps_the_seats_and_deals_the_same_dice(app):
     svc = svc_of(app)
-    first, second = svc.write(
-        lambda s: tuple(
-            loaded.game.public_id
-            for loaded in start_mirror(s, svc.ctx, "martian-frisby", PLAYERS,
-                                       options={"max_turns": 12})
-        )
-    )
+    first, second = mirror(app)
     for game in (first, second):
         simulate.play_out(svc, game)
     with svc.db.read() as s:

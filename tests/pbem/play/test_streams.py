@@ -61,3 +61,25 @@ def test_a_stream_whose_seed_is_public_takes_no_new_game(app):
 def test_stream_names_are_plain_words(app, name):
     with pytest.raises(Rejected, match="dice stream"):
         start(app, stream=name or " ")
+
+
+def test_tick_reveals_once_a_stream_whose_games_all_ended_without_a_reveal(app, runner):
+    one = start(app, stream="cup-4")
+    two = start(app, players=OTHERS, stream="cup-4")
+    svc = svc_of(app)
+
+    def ended_without_reveal(s):
+        # As a server that crashed between the end and the reveal would leave it.
+        for public_id in (one, two):
+            load(s, public_id).game.status = "aborted"
+
+    svc.write(ended_without_reveal)
+    assert reveals(app, one) == reveals(app, two) == []
+    for _ in range(2):
+        result = runner.invoke(args=["tick"])
+        assert result.exit_code == 0, result.output
+    for public_id in (one, two):
+        assert len(reveals(app, public_id)) == 1
+        header = export.header_for(public_id, "martian-frisby", 1, "cup-4")
+        report = audit.verify(header, log(app, public_id))
+        assert report.ok and report.complete
