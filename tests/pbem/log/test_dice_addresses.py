@@ -6,8 +6,8 @@ import json
 from collections.abc import Callable
 from typing import Any
 
-from pbem.log import audit, dice, export
-from pbem.log.games import load
+from pbem.log import audit, dice, export, store
+from pbem.log.games import find, load
 from pbem.play.act import submit
 from pbem.play.start import start_game
 
@@ -61,8 +61,13 @@ def export_of(app: Any, public_id: str) -> str:
 
 
 def rolls(app: Any, public_id: str) -> dict[str, dict[str, Any]]:
-    """The payload of every roll in the public log, by address."""
-    _, log = export.parse_export(export_of(app, public_id))
+    """The payload of every roll in the game's log (read from the database), by address.
+
+    Not from the public log.jsonl: a game on a shared stream keeps it from the public while
+    another game on the stream is still being played.
+    """
+    with app.extensions["pbem"].db.read() as session:
+        log = store.entries(session, find(session, public_id))
     return {e.payload.get("address", ""): e.payload for e in log if e.kind == "roll"}
 
 
