@@ -172,7 +172,7 @@ class RawTable:
     help="Where the databases go (default: a temporary directory).",
 )
 def main(quick: bool, count: int | None, folder: Path | None) -> None:
-    """Measure submissions/s against raw single-row commits/s."""
+    """Measure submissions/s against the eventsourcing loop (and raw commits/s)."""
     count = count or (200 if quick else 2000)
     blocks = 10
     with tempfile.TemporaryDirectory(prefix="pbem-bench-", dir=folder) as tmp:

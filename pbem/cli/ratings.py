@@ -37,7 +37,7 @@ def rebuild() -> None:
             bar.update(done)
     CURRENT.clear()
     with svc.db.read() as session:
-        folded = CURRENT.get(session)
+        folded = CURRENT.of(session).get(session)
     rated = sum(1 for r in folded.recent if r.status.name == "RATED")
     click.echo(f"{len(ids)} finished games read; {folded.folded} in the ratings "
                f"({rated} of the newest {len(folded.recent)} rated)")
@@ -52,7 +52,7 @@ def show(kind: str, active_days: int | None, limit: int) -> None:
     """Print a leaderboard."""
     svc = ready_services()
     with svc.db.read() as session:
-        rows = queries.leaderboard(CURRENT.get(session), kind, now=clock.utcnow(),
+        rows = queries.leaderboard(CURRENT.of(session).get(session), kind, now=clock.utcnow(),
                                    active_days=active_days, limit=limit)
         ids = [int(row.standing.player) for row in rows]
         names = {str(p.id): p.name for p in session.scalars(

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Any
 
@@ -11,6 +10,7 @@ from sqlalchemy.orm import Session
 
 import engine
 
+from ..db.kept import PerDatabase
 from ..errors import NotFound, PbemError, UnknownRules
 from ..links import MoveGrant
 from ..models import DiceSecret, Event, Game, GameSeat, Player
@@ -154,21 +154,21 @@ def dice_held(session: Session, game: Game) -> bool:
     return bool(session.scalar(select(playing)))
 
 
-SEEDS: OrderedDict[tuple[str, int, str], str] = OrderedDict()  # a seed never changes
+SEEDS: PerDatabase[dict[int, str]] = PerDatabase(dict)  # a game's seed never changes
 SEEDS_KEPT = 10_000
 
 
 def seed_of(session: Session, game: Game) -> str:
     """The game's secret seed (asked of the database once per process and game)."""
-    key = (str(session.get_bind().engine.url), game.id, game.public_id)
-    seed = SEEDS.get(key)
+    seeds = SEEDS.of(session)
+    seed = seeds.get(game.id)
     if seed is None:
         secret = session.get(DiceSecret, game.id)
         if secret is None:
             raise PbemError(f"game {game.public_id} has no dice secret")
-        seed = SEEDS[key] = secret.seed
-        if len(SEEDS) > SEEDS_KEPT:
-            SEEDS.popitem(last=False)
+        seed = seeds[game.id] = secret.seed
+        if len(seeds) > SEEDS_KEPT:
+            del seeds[next(iter(seeds))]  # the oldest asked
     return seed
 
 

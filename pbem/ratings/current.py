@@ -9,13 +9,13 @@ adjudicated after later games, or rows rebuilt, folds everything again.
 from __future__ import annotations
 
 import threading
-import weakref
 from collections.abc import Iterable
 from datetime import datetime
 
-from sqlalchemy import Engine, func, select
+from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
+from ..db.kept import PerDatabase
 from ..models import Game, RatedGameRow
 from .fold import apply, rebuild
 from .games import RatedGame
@@ -93,34 +93,10 @@ def extended(ratings: Ratings, games: Iterable[RatedGame]) -> Ratings:
     return ratings
 
 
-class PerDatabase:
-    """One Current per database a process talks to (tests and tools may open several)."""
-
-    def __init__(self) -> None:
-        self._by_engine: weakref.WeakKeyDictionary[Engine, Current] = weakref.WeakKeyDictionary()
-        self._lock = threading.Lock()
-
-    def of(self, session: Session) -> Current:
-        """The ratings kept for the session's database."""
-        engine = session.get_bind()
-        assert isinstance(engine, Engine)
-        with self._lock:
-            return self._by_engine.setdefault(engine, Current())
-
-    def get(self, session: Session) -> Ratings:
-        """The ratings as of the rows now, in the session's database."""
-        return self.of(session).get(session)
-
-    def clear(self) -> None:
-        """Forget every database's ratings."""
-        with self._lock:
-            self._by_engine.clear()
-
-
-CURRENT = PerDatabase()
+CURRENT: PerDatabase[Current] = PerDatabase(Current)
 
 
 def rating_of(session: Session, player: int, kind: str) -> float | None:
     """A player's shown rating in a game kind, for seeding (None before their first game)."""
-    found = CURRENT.get(session).standings.get(kind, {}).get(str(player))
+    found = CURRENT.of(session).get(session).standings.get(kind, {}).get(str(player))
     return float(found.display) if found is not None else None

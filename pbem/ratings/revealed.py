@@ -14,13 +14,13 @@ from __future__ import annotations
 
 import json
 import threading
-import weakref
 from collections import Counter
 from collections.abc import Sequence
 
-from sqlalchemy import Engine, func, select
+from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
+from ..db.kept import PerDatabase
 from ..models import Event, Game
 from .luck import Fairness, fairness_of
 
@@ -96,20 +96,4 @@ class Tally:
                     self.firsts.setdefault(len(order), Counter())[int(order[0]) + 1] += 1
 
 
-class PerDatabase:
-    """One Tally per database a process talks to (tests and tools may open several)."""
-
-    def __init__(self) -> None:
-        self._by_engine: weakref.WeakKeyDictionary[Engine, Tally] = weakref.WeakKeyDictionary()
-        self._lock = threading.Lock()
-
-    def tests(self, session: Session) -> tuple[Fairness, ...]:
-        """The fairness tests of every revealed die and shuffle in the session's database."""
-        engine = session.get_bind()
-        assert isinstance(engine, Engine)
-        with self._lock:
-            tally = self._by_engine.setdefault(engine, Tally())
-        return tally.tests(session)
-
-
-REVEALED = PerDatabase()
+REVEALED: PerDatabase[Tally] = PerDatabase(Tally)

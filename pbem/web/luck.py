@@ -66,7 +66,7 @@ def player_luck(session: Session, player: Player) -> list[dict[str, Any]]:
 def dice_fairness() -> str:
     """Counts of every revealed die per size and shuffle, with chi-square tests."""
     with services().db.read() as session:
-        tests = REVEALED.tests(session)
+        tests = REVEALED.of(session).tests(session)
     return render_template("audit_dice.html", tests=tests)
 
 
@@ -100,7 +100,7 @@ def game_luck_json(public_id: str) -> Any:
 def dice_fairness_json() -> Any:
     """Counts of every revealed die per size and shuffle, with chi-square tests."""
     with services().db.read() as session:
-        tests = REVEALED.tests(session)
+        tests = REVEALED.of(session).tests(session)
     return jsonify(tests=[
         {
             "what": "shuffle" if t.shuffle else "die",

@@ -56,7 +56,7 @@ def leaderboard() -> str:
     """A leaderboard per kind (and overall), optionally of active players only."""
     pool, active = pool_from(request.args), request.args.get("active") == "1"
     with services().db.read() as session:
-        lines = board(session, CURRENT.get(session), pool, active)
+        lines = board(session, CURRENT.of(session).get(session), pool, active)
     titles = {k: engine.rules_for(k).title for k in engine.GAMES}
     return render_template("ratings.html", lines=lines, pool=pool, active=active,
                            titles=titles, active_days=ACTIVE_DAYS)
@@ -70,7 +70,7 @@ def leaderboard_json() -> Any:
     if days and not days.isdigit():
         raise Rejected("active_days must be a whole number of days")
     with services().db.read() as session:
-        ratings = CURRENT.get(session)
+        ratings = CURRENT.of(session).get(session)
         rows = queries.leaderboard(ratings, pool, now=clock.utcnow(),
                                    active_days=int(days) if days else None)
         names = names_of(session, [r.standing.player for r in rows])
@@ -83,7 +83,7 @@ def leaderboard_json() -> Any:
 
 def player_ratings(session: Session, player: Player) -> dict[str, Any]:
     """A player's ratings per pool with charts, head-to-head records and recent games."""
-    ratings = CURRENT.get(session)
+    ratings = CURRENT.of(session).get(session)
     me = str(player.id)
     pools = []
     for pool in queries.pools_of(ratings, me):

@@ -90,10 +90,9 @@ def test_a_wrong_answer_asks_the_question_again() -> None:
 def test_a_push_answer_reads_in_words() -> None:
     from engine.games.mars.choices import _push_label
 
-    assert _push_label("bSn:NE") == "Blue's small (bSn) pushed north then east"
-    assert _push_label("gL:W") == "Green's large (gL) pushed west"
-    assert _push_label("") == "no further push"
-    assert _push_label("x") == "push another piece"
+    assert _push_label("bSn:NE", 4) == "Blue's small 2 squares (NE)"
+    assert _push_label("gL:W", 4) == "Green's large 1 square (W)"
+    assert _push_label("", 4) == "no further push"
 
 
 def test_the_moves_a_menu_remembers_stay_with_their_own_state() -> None:

@@ -9,22 +9,19 @@ from ...errors import IllegalAction
 from . import moves
 from .geometry import (
     BOARD,
-    COLOURS,
     DOG,
     FACING_LETTERS,
     FACING_WORDS,
-    INITIALS,
-    SIZE_LETTERS,
     SIZE_WORDS,
     parse_square,
     square_name,
 )
 from .moves import Candidate
-from .notation import format_pushes
+from .notation import Clause, format_pushes, parse
 from .perform import resolution_of
 from .position import Pos
 from .state import MarsState, to_pos
-from .words import Words, seat_name, square_label
+from .words import Words, push_words, seat_name, square_label
 
 
 def legal(state: MarsState, seat: int) -> tuple[str, ...]:
@@ -213,50 +210,38 @@ def menu(words: Words, state: MarsState, seat: int, picked: Mapping[str, str]) -
         chosen.append(("facing", face, FACING_WORDS[FACING_LETTERS.index(face)]))
     texts = list(dict.fromkeys(c.text for c in found_moves))
     # Still too many: the rest differ in where the pieces it pushes go; ask push by push.
-    for step in range(1, len(texts)):
+    pushes = {t: _pushes(t, state.seats) for t in texts}
+    for index in range(max(len(p) for p in pushes.values())):
         if len(texts) <= SHOWN:
             break
-        at = _first_difference(texts)
-        options = sorted({_token(t, at) for t in texts})
-        key = f"push{step}"
+        options = {_push_at(pushes[t], index) for t in texts}
+        if len(options) == 1:
+            continue  # every move left pushes the same here
+        key = f"push{index + 1}"
         answer = picked.get(key)
         if answer not in options:
-            answers = tuple((o, _push_label(o), None) for o in options)
+            answers = tuple((o, _push_label(o, state.seats), None) for o in sorted(options))
             question = Question(key, "Where does the pushed piece go?", answers)
             return Menu(tuple(chosen), question, ())
         assert answer is not None
-        texts = [t for t in texts if _token(t, at) == answer]
-        chosen.append((key, answer, _push_label(answer)))
+        texts = [t for t in texts if _push_at(pushes[t], index) == answer]
+        chosen.append((key, answer, _push_label(answer, state.seats)))
     return Menu(tuple(chosen), None, tuple(texts))
 
 
-def _token(text: str, at: int) -> str:
-    """The word of a move's text at a position ('' past its end: no more pushes)."""
-    words = text.split()
-    return words[at] if at < len(words) else ""
+def _pushes(text: str, seats: int) -> tuple[Clause, ...]:
+    """The push clauses of a move (or of a push answer), read by the notation's own parser."""
+    return parse(text, seats).pushes
 
 
-def _first_difference(texts: list[str]) -> int:
-    """The first word position at which the texts (two or more, all different) differ."""
-    at = 0
-    while len({_token(t, at) for t in texts}) == 1:
-        at += 1
-    return at
+def _push_at(pushes: tuple[Clause, ...], index: int) -> str:
+    """A move's push at a position, as its notation without 'x ' ('' when it has no more)."""
+    return pushes[index].text().removeprefix("x ") if index < len(pushes) else ""
 
 
-def _push_label(word: str) -> str:
-    """A push clause in words: 'bSn:NE' is Blue's small (bSn) pushed north then east."""
-    if not word:
-        return "no further push"
-    if word == "x":
-        return "push another piece"
-    piece, _, path = word.partition(":")
-    if len(piece) < 2 or piece[0] not in INITIALS or piece[1] not in SIZE_LETTERS.strip():
-        return word
-    whose = f"{COLOURS[INITIALS.index(piece[0])]}'s {SIZE_WORDS[SIZE_LETTERS.index(piece[1])]}"
-    ways = [FACING_WORDS[FACING_LETTERS.index(d)].removeprefix("lying ") for d in path
-            if d in FACING_LETTERS[1:]]
-    return f"{whose} ({piece}) pushed {' then '.join(ways)}" if ways else f"{whose} ({piece})"
+def _push_label(answer: str, seats: int) -> str:
+    """A push answer in words: 'bS:NE' is Blue's small 2 squares (NE)."""
+    return push_words(_pushes(f"x {answer}", seats)[0]) if answer else "no further push"
 
 
 def _piece_label(
