@@ -20,10 +20,14 @@ def bounded(text: str, limit: int) -> str:
 
 def one_line(text: str, limit: int | None = None) -> str:
     """The text on one line: no control or format tricks, spaces collapsed, at most `limit`."""
-    kept = "".join(
-        " " if unicodedata.category(c) in _DROP or c in _BIDI else c for c in str(text)
-    )
-    line = _SPACES.sub(" ", kept).strip()
+    text = str(text)
+    if text.isprintable():  # the common case: no control, separator or format character
+        line = " ".join(text.split())  # the only whitespace left is the plain space
+    else:
+        kept = "".join(
+            " " if unicodedata.category(c) in _DROP or c in _BIDI else c for c in text
+        )
+        line = _SPACES.sub(" ", kept).strip()
     return bounded(line, limit) if limit is not None else line
 
 

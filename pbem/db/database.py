@@ -29,6 +29,7 @@ from sqlalchemy.orm import Session, sessionmaker
 from ..errors import Busy, StaleTurn
 
 WRITE_WAIT = 5.0  # seconds a write waits for its turn before giving up
+NOTE = 256  # bytes of the lock file saying which process writes
 
 
 class Database:
@@ -99,7 +100,8 @@ class WriteLock:
         self.path = path
         self._threads = threading.RLock()
         self._depth = 0  # nested writes of the thread that holds the turn
-        self._fd: int | None = None
+        self._file = _OpenFile()  # the lock file, kept open between turns
+        weakref.finalize(self, self._file.close)
 
     @classmethod
     def of(cls, database: str | None) -> WriteLock:
@@ -124,44 +126,53 @@ class WriteLock:
                 f"{wait:g} s; try again in a moment"
             )
         try:
-            if self._depth == 0 and self.path is not None:
-                self._fd = self._lock_file(deadline, wait)
+            locked = self._depth == 0 and self.path is not None
+            if locked:
+                self._lock_file(deadline, wait)
             self._depth += 1
             try:
                 yield
             finally:
                 self._depth -= 1
-                if self._depth == 0 and self._fd is not None:
-                    os.close(self._fd)  # closing the file releases its lock
-                    self._fd = None
+                if locked:
+                    self._file.unlock()
         finally:
             self._threads.release()
 
-    def _lock_file(self, deadline: float, wait: float) -> int:
+    def _lock_file(self, deadline: float, wait: float) -> None:
+        """Take the OS lock on the lock file, opened once per process and kept open."""
         assert self.path is not None
-        fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o600)
+        pause = 0.001
+        while True:
+            fd = self._file.open(self.path)
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except BlockingIOError:
+                if time.monotonic() >= deadline:
+                    raise Busy(
+                        f"the database is busy: another process ({self._holder()}) has "
+                        f"been writing it for over {wait:g} s; try again in a moment"
+                    ) from None
+                time.sleep(pause)
+                pause = min(pause * 2, 0.02)
+                continue
+            if self._still_the_file(fd):
+                break
+            # Someone removed or replaced the lock file: a lock on the old one locks out
+            # nobody who opens the new one. Open the file that is there now.
+            self._file.close()
+        # Say who writes, for the message of a process that has to wait. A fixed-size note
+        # overwrites the last one without truncating the file (a truncate costs a metadata
+        # write on every turn).
+        os.pwrite(fd, f"pid {os.getpid()}: {' '.join(sys.argv)}".encode()[:NOTE].ljust(NOTE), 0)
+
+    def _still_the_file(self, fd: int) -> bool:
+        """Whether the locked descriptor is still the file at the lock's path."""
+        assert self.path is not None
         try:
-            pause = 0.001
-            while True:
-                try:
-                    fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-                    break
-                except BlockingIOError:
-                    if time.monotonic() >= deadline:
-                        raise Busy(
-                            f"the database is busy: another process ({self._holder()}) has "
-                            f"been writing it for over {wait:g} s; try again in a moment"
-                        ) from None
-                    time.sleep(pause)
-                    pause = min(pause * 2, 0.02)
-            # Say who writes, for the message of a process that has to wait.
-            note = f"pid {os.getpid()}: {' '.join(sys.argv)[:200]}".encode()
-            os.ftruncate(fd, 0)
-            os.pwrite(fd, note, 0)
-            return fd
-        except BaseException:
-            os.close(fd)
-            raise
+            return os.path.samestat(os.fstat(fd), os.stat(self.path))
+        except FileNotFoundError:
+            return False
 
     def _holder(self) -> str:
         assert self.path is not None
@@ -169,6 +180,39 @@ class WriteLock:
             return self.path.read_text(errors="replace").strip() or "unknown"
         except OSError:
             return "unknown"
+
+
+class _OpenFile:
+    """A lock file's descriptor in this process; a forked child opens its own.
+
+    A child must not use its parent's descriptor: an flock belongs to the open file, which
+    the two would share, so each would think it held the turn alone.
+    """
+
+    def __init__(self) -> None:
+        self.fd: int | None = None
+        self.pid = 0
+
+    def open(self, path: Path) -> int:
+        """This process's descriptor of the file, opened on first use."""
+        if self.fd is None or self.pid != os.getpid():
+            self.fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600)
+            self.pid = os.getpid()
+        return self.fd
+
+    def unlock(self) -> None:
+        """Release this process's lock on the file."""
+        if self.fd is not None and self.pid == os.getpid():
+            fcntl.flock(self.fd, fcntl.LOCK_UN)
+
+    def close(self) -> None:
+        """Close the file if this process opened it (which releases any lock on it)."""
+        if self.fd is not None and self.pid == os.getpid():
+            try:
+                os.close(self.fd)
+            except OSError:
+                pass
+        self.fd = None
 
 
 def _configure_sqlite(engine: Engine, write_wait: float) -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 import textwrap
@@ -17,6 +18,7 @@ import pytest
 from sqlalchemy import text
 
 from pbem.db import Database, migrate
+from pbem.db.database import WriteLock
 from pbem.errors import Busy
 from tests.conftest import make_app
 
@@ -184,3 +186,44 @@ def test_commands_say_the_database_is_busy_instead_of_a_traceback(slow_lock_app)
         assert "busy" in result.output and "pid " in result.output, result.output
         assert result.exception is None or isinstance(result.exception, SystemExit)
     assert piped.exit_code == 75 and "busy" in piped.output, piped.output  # EX_TEMPFAIL
+
+
+def test_a_lock_file_removed_between_turns_is_opened_anew(sqlite_url):
+    db = Database(sqlite_url, write_wait=0.5)
+    try:
+        assert timed_write(db)[1] is None  # this process now keeps the lock file open
+        lock_file = Path(sqlite_url.removeprefix("sqlite:///") + ".write-lock")
+        lock_file.unlink()
+        with writing_in_another_process(sqlite_url) as pid:
+            waited, error = timed_write(db)
+    finally:
+        db.dispose()
+
+    assert isinstance(error, Busy), "a lock on the removed file must not count as the turn"
+    assert f"pid {pid}" in str(error)
+
+
+@pytest.mark.skipif(not hasattr(os, "fork"), reason="forking is POSIX")
+def test_a_forked_child_does_not_share_its_parents_turn(tmp_path):
+    lock = WriteLock.of(str(tmp_path / "fork.db"))
+    with lock.hold(1.0):
+        pass  # the parent has opened the lock file before the fork, as a server would
+    reader, writer = os.pipe()
+    child = os.fork()
+    if child == 0:  # pragma: no cover - the child process
+        try:
+            with lock.hold(5.0):
+                os.write(writer, b"in")
+                time.sleep(1.0)
+        finally:
+            os._exit(0)
+    try:
+        os.close(writer)
+        assert os.read(reader, 2) == b"in"
+        with pytest.raises(Busy), lock.hold(0.3):
+            pass
+    finally:
+        os.waitpid(child, 0)
+        os.close(reader)
+    with lock.hold(1.0):
+        pass  # once the child is gone, the parent writes again
