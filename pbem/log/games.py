@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from sqlalchemy import exists, func, select
-from sqlalchemy.orm import Session
+from sqlalchemy.orm import Session, joinedload
 
 import engine
 
@@ -94,10 +94,11 @@ class Loaded:
 
 def find(session: Session, public_id: str, *, for_update: bool = False) -> Game:
     """The game's row; NotFound if there is no such game."""
-    query = select(Game).where(Game.public_id == public_id)
+    # The seats and their players come in the same query (one round trip, not two).
+    query = select(Game).where(Game.public_id == public_id).options(joinedload(Game.seats))
     if for_update:
-        query = query.with_for_update()
-    game = session.scalars(query).first()
+        query = query.with_for_update(of=Game)
+    game = session.scalars(query).unique().first()
     if game is None:
         raise NotFound(f"there is no game {public_id!r}")
     if for_update:

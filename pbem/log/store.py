@@ -5,9 +5,9 @@ from __future__ import annotations
 import json
 from collections.abc import Iterable
 from dataclasses import dataclass, replace
-from typing import Any, TypeVar
+from typing import Any, TypeVar, cast
 
-from sqlalchemy import select
+from sqlalchemy import Table, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
@@ -88,6 +88,7 @@ class LogEntry:
         return data
 
 
+ADD_EVENT = cast(Table, Event.__table__).insert()
 HELD = "pbem.held_games"  # session.info key: ids of the games whose rows this transaction locked
 
 
@@ -124,22 +125,29 @@ def append(
     at = at or now_text()
     entry = LogEntry(seq, kind, seat, payload, at, "", new_salt() if secret else None)
     digest = chain_hash(game.head_hash, seq, kind, seat, entry.covered, at)
-    row = Event(
-        game_id=game.id,
-        seq=seq,
-        kind=kind,
-        seat=seat,
-        payload=canonical_json(payload),
-        at=at,
-        hash=digest,
-        salt=entry.salt,
-    )
+    row = {
+        "game_id": game.id,
+        "seq": seq,
+        "kind": kind,
+        "seat": seat,
+        "payload": canonical_json(payload),
+        "at": at,
+        "hash": digest,
+        "salt": entry.salt,
+    }
+    # A plain INSERT on the session's connection, not an ORM object: the log is never
+    # updated, so the unit of work has nothing to track; and it does not flush the game's
+    # pending head first, which is written once, at commit.
     if session.get_bind().dialect.name == "sqlite" or game.id in session.info.get(HELD, ()):
         # SQLite writers take turns, and a game row held FOR UPDATE keeps every other writer
         # of the game waiting: no race to lose, so no savepoint (two round trips) is needed.
-        session.add(row)
+        session.connection().execute(ADD_EVENT, row)
     else:
-        insert(session, row, "this turn was already played: another move landed first")
+        try:
+            with session.begin_nested():
+                session.connection().execute(ADD_EVENT, row)
+        except IntegrityError as e:
+            raise StaleTurn("this turn was already played: another move landed first") from e
     game.head_seq = seq
     game.head_hash = digest
     return replace(entry, hash=digest)

@@ -3,15 +3,17 @@
 from __future__ import annotations
 
 import email.errors
+import functools
 import json
 import smtplib
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from email.utils import format_datetime, parseaddr
-from typing import Any
+from typing import Any, cast
 
-from sqlalchemy import func, select, update
+from sqlalchemy import Table, func, select, update
+from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.orm import Session
 
 from ..context import Context
@@ -26,11 +28,18 @@ LEASE = timedelta(minutes=5)  # a claimed mail not marked sent by then is tried 
 CLAIM_BATCH = 5
 PASS_LIMIT = 500  # mails per pass, so that a long queue lets the loop's other work run
 MAX_BACKOFF = timedelta(hours=6)
+OUTBOX = cast(Table, Outbox.__table__)
+# Queue a mail unless one with its Message-ID is queued already, in each database's words.
+ADD = {
+    "postgresql": postgresql.insert(OUTBOX).on_conflict_do_nothing(index_elements=["message_id"]),
+    "sqlite": sqlite.insert(OUTBOX).on_conflict_do_nothing(index_elements=["message_id"]),
+}
 SUBJECT_LIMIT = 300  # the subject column's size
 # What a message that can never be built or handed over as it is raises: set it aside.
 UNSENDABLE = (ValueError, TypeError, LookupError, email.errors.MessageError)
 
 
+@functools.lru_cache(maxsize=64)  # a server has one or two From addresses
 def domain_of(address: str) -> str:
     """The domain part of a From address, for Message-IDs and List-Ids."""
     _, at, domain = parseaddr(address)[1].rpartition("@")
@@ -49,35 +58,34 @@ def queue(
     key: str,
     game_id: int | None = None,
     headers: dict[str, str] | None = None,
-) -> Outbox:
-    """Add a mail to the outbox; `key` makes its Message-ID stable across retries.
+) -> str:
+    """Add a mail to the outbox; return its Message-ID, which `key` keeps stable.
 
     Header values are made one line here (a CR or LF would forge headers, and cannot be
     built into a message), and the subject is cut to fit its column. A mail with the same
-    Message-ID is the same mail: queueing it again (a reply mail delivered twice) returns
-    the one already queued.
+    Message-ID is the same mail: queueing it again (a reply mail delivered twice) keeps the
+    one already queued.
     """
     now = datetime.now(UTC)
     message_id = bounded(f"<{one_line(key)}@{domain_of(ctx.mail_from)}>", 255)
-    queued = session.scalars(select(Outbox).where(Outbox.message_id == message_id)).first()
-    if queued is not None:
-        return queued
     extra = {name: one_line(value) for name, value in (headers or {}).items()}
-    row = Outbox(
-        message_id=message_id,
-        purpose=purpose,
-        game_id=game_id,
-        to_addr=to,
-        subject=one_line(subject, SUBJECT_LIMIT),
-        body_text=text,
-        body_html=html,
-        headers=json.dumps({"Date": format_datetime(now), **extra}),
-        created_at=now,
-        attempts=0,
-        next_attempt_at=now,
-    )
-    session.add(row)
-    return row
+    row = {
+        "message_id": message_id,
+        "purpose": purpose,
+        "game_id": game_id,
+        "to_addr": to,
+        "subject": one_line(subject, SUBJECT_LIMIT),
+        "body_text": text,
+        "body_html": html,
+        "headers": json.dumps({"Date": format_datetime(now), **extra}),
+        "created_at": now,
+        "attempts": 0,
+        "next_attempt_at": now,
+    }
+    # One statement, no ORM object, on the session's connection (nothing pending in the
+    # session needs flushing first): the unique Message-ID keeps the first of two alike.
+    session.connection().execute(ADD[session.get_bind().dialect.name], row)
+    return message_id
 
 
 def backoff(attempts: int) -> timedelta:
