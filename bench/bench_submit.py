@@ -15,7 +15,7 @@ import sqlite3
 import sys
 import tempfile
 import time
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -66,6 +66,27 @@ def next_move(svc: Services, public_id: str) -> tuple[MoveGrant, str] | None:
         return loaded.grant(seat), loaded.rules.bot_action(loaded.state, seat)
 
 
+@dataclass
+class Spent:
+    """Time spent inside timed blocks: wall clock, and this thread's CPU time."""
+
+    wall: float = 0.0
+    cpu: float = 0.0
+
+    def __enter__(self) -> None:
+        self._started = (time.perf_counter(), time.thread_time())
+
+    def __exit__(self, *_: object) -> None:
+        wall, cpu = self._started
+        self.wall += time.perf_counter() - wall
+        self.cpu += time.thread_time() - cpu
+
+    def add(self, other: Spent) -> None:
+        """Count another measurement's time too."""
+        self.wall += other.wall
+        self.cpu += other.cpu
+
+
 class Player:
     """Plays bot moves through play.submit, one game after another."""
 
@@ -74,10 +95,10 @@ class Player:
         self.public_id = new_game(svc)
         self.games = 1
 
-    def submit(self, count: int) -> float:
-        """Submit `count` moves; return the seconds spent inside the submissions."""
+    def submit(self, count: int) -> Spent:
+        """Submit `count` moves; return the time spent inside the submissions."""
         svc = self.svc
-        spent = 0.0
+        spent = Spent()
         for _ in range(count):
             move = next_move(svc, self.public_id)
             while move is None:
@@ -85,9 +106,8 @@ class Player:
                 self.games += 1
                 move = next_move(svc, self.public_id)
             grant, action = move
-            started = time.perf_counter()
-            svc.write(lambda s, g=grant, a=action: submit(s, svc.ctx, g, a))
-            spent += time.perf_counter() - started
+            with spent:
+                svc.write(lambda s, g=grant, a=action: submit(s, svc.ctx, g, a))
         return spent
 
 
@@ -120,9 +140,15 @@ class EventSourced:
         self.game_id = game.id
         self.length = 0
 
-    def submit(self, count: int) -> float:
-        """Append `count` moves, one load-trigger-save each; return the seconds spent."""
-        started = time.perf_counter()
+    def submit(self, count: int) -> Spent:
+        """Append `count` moves, one load-trigger-save each; return the time spent."""
+        spent = Spent()
+        with spent:
+            self.play(count)
+        return spent
+
+    def play(self, count: int) -> None:
+        """Append `count` moves, one load-trigger-save each."""
         for _ in range(count):
             if self.length == self.game_length:
                 self.new_game()
@@ -130,7 +156,6 @@ class EventSourced:
             game.move(self.length % 2, f"move {self.length}")
             self.app.save(game)
             self.length += 1
-        return time.perf_counter() - started
 
     def close(self) -> None:
         """Close the library's connections."""
@@ -179,7 +204,7 @@ def main(quick: bool, count: int | None, folder: Path | None) -> None:
         where = Path(tmp)
         svc = services_on(where)
         raw = RawTable(where / "raw.db")
-        spent = raw_spent = es_spent = 0.0
+        spent, es_spent, raw_spent = Spent(), Spent(), 0.0
         try:
             player = Player(svc)  # also warms up imports, templates and the connection
             length = game_length(svc)
@@ -189,8 +214,8 @@ def main(quick: bool, count: int | None, folder: Path | None) -> None:
                 for block in bar:
                     size = count // blocks + (block < count % blocks)
                     raw_spent += raw.commit(size)
-                    es_spent += library.submit(size)
-                    spent += player.submit(size)
+                    es_spent.add(library.submit(size))
+                    spent.add(player.submit(size))
             library.close()
         finally:
             raw.close()
@@ -214,19 +239,22 @@ def verdict(met: bool) -> str:
     return "OK" if met else "BELOW TARGET"
 
 
-def report(count: int, spent: float, games: int, library: float, length: int, raw: float) -> None:
+def report(count: int, spent: Spent, games: int, library: Spent, length: int, raw: float) -> None:
     """Print the figures and the ratio against the target."""
-    per_second = count / spent
-    library_per_second = count / library
+    per_second = count / spent.wall
+    library_per_second = count / library.wall
     ratio = per_second / library_per_second
     rows: list[tuple[str, Any]] = [
         ("submissions", f"{count} in {games} games"),
         ("submissions/s (play.submit in Services.write)", f"{per_second:,.0f}"),
         (f"eventsourcing/s (get, trigger, save; games of {length})", f"{library_per_second:,.0f}"),
         ("raw commits/s (sqlite3, one INSERT + COMMIT)", f"{count / raw:,.0f}"),
-        ("mean submission", f"{spent / count * 1000:.2f} ms"),
-        ("mean eventsourcing round", f"{library / count * 1000:.2f} ms"),
+        ("mean submission", f"{spent.wall / count * 1000:.2f} ms"),
+        ("mean eventsourcing round", f"{library.wall / count * 1000:.2f} ms"),
         ("mean raw commit", f"{raw / count * 1000:.2f} ms"),
+        ("CPU per submission / per eventsourcing round",
+         f"{spent.cpu / count * 1000:.2f} ms / {library.cpu / count * 1000:.2f} ms"),
+        ("CPU ratio (steadier on a busy machine)", f"{library.cpu / spent.cpu:.2f}"),
         ("ratio to eventsourcing (target >= 1.0)", f"{ratio:.2f} {verdict(ratio >= 1)}"),
     ]
     width = max(len(name) for name, _ in rows)
