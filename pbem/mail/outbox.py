@@ -20,7 +20,7 @@ from ..context import Context
 from ..db import Database
 from ..models import Outbox
 from ..text import bounded, one_line
-from .transport import Transport, build_message
+from .transport import Transport, wire_message
 
 LEASE = timedelta(minutes=5)  # a claimed mail not marked sent by then is tried again
 # A sender holds this many mails at a time: one that dies strands these few for a lease,
@@ -107,22 +107,27 @@ class Delivery:
 def claim(db: Database, now: datetime, batch: int) -> list[Outbox]:
     """Take due mails and lease them, so that no other sender takes them meanwhile."""
     with db.write() as session:
-        query = (
-            select(Outbox)
-            .where(
-                Outbox.sent_at.is_(None),
-                Outbox.failed_at.is_(None),
-                Outbox.next_attempt_at <= now,
-            )
-            .order_by(Outbox.id)
-            .limit(batch)
+        return _lease(session, db, now, batch)
+
+
+def _lease(session: Session, db: Database, now: datetime, batch: int) -> list[Outbox]:
+    """Take and lease up to `batch` due mails in the session's transaction."""
+    query = (
+        select(Outbox)
+        .where(
+            Outbox.sent_at.is_(None),
+            Outbox.failed_at.is_(None),
+            Outbox.next_attempt_at <= now,
         )
-        if not db.is_sqlite:
-            query = query.with_for_update(skip_locked=True)
-        rows = list(session.scalars(query))
-        for row in rows:
-            row.next_attempt_at = now + LEASE
-        return rows
+        .order_by(Outbox.id)
+        .limit(batch)
+    )
+    if not db.is_sqlite:
+        query = query.with_for_update(skip_locked=True)
+    rows = list(session.scalars(query))
+    for row in rows:
+        row.next_attempt_at = now + LEASE
+    return rows
 
 
 def deliver_due(
@@ -143,34 +148,41 @@ def deliver_due(
     errors: list[str] = []
     aside: list[str] = []
     try:
-        while sent + failed + len(aside) < limit:
-            rows = claim(db, now(), min(batch, limit - sent - failed - len(aside)))
-            if not rows:
-                break
+        rows = claim(db, now(), min(batch, limit)) if limit > 0 else []
+        while rows:
             failed_before = failed
-            for row in rows:
+            for n, row in enumerate(rows, 1):
+                error: str | None = None
+                unsendable = False
                 try:
-                    transport.send(build_message(row, mail_from))
+                    transport.send(wire_message(row, mail_from))
                 except (smtplib.SMTPException, OSError) as e:
                     failed += 1
                     errors.append(f"{row.to_addr}: {e}")
-                    _mark(db, row, error=str(e), when=now())
+                    error = str(e)
                 except UNSENDABLE as e:
-                    reason = f"cannot be sent as it is ({type(e).__name__}: {e})"
-                    aside.append(f"mail {row.id} to {row.to_addr} set aside: {reason}")
-                    _mark(db, row, error=reason, when=now(), set_aside=True)
+                    error = f"cannot be sent as it is ({type(e).__name__}: {e})"
+                    aside.append(f"mail {row.id} to {row.to_addr} set aside: {error}")
+                    unsendable = True
                 else:
                     sent += 1
-                    _mark(db, row, error=None, when=now())
-            if failed - failed_before == len(rows):
-                break  # nothing got through: the next hop is down, the next pass tries again
+                # The next batch is leased in the transaction that records the last attempt
+                # of this one, unless nothing got through: the next hop is down, and the next
+                # pass tries again.
+                more = 0
+                if n == len(rows) and failed - failed_before < len(rows):
+                    more = min(batch, limit - sent - failed - len(aside))
+                with db.write() as session:
+                    _mark(session, row, error=error, when=now(), set_aside=unsendable)
+                    following = _lease(session, db, now(), more) if more > 0 else []
+            rows = following
     finally:
         transport.close()
     return Delivery(sent, failed, tuple(errors), tuple(aside))
 
 
 def _mark(
-    db: Database, row: Outbox, *, error: str | None, when: datetime, set_aside: bool = False
+    session: Session, row: Outbox, *, error: str | None, when: datetime, set_aside: bool = False
 ) -> None:
     """Record one attempt of a claimed mail in one UPDATE (its lease keeps other senders off)."""
     attempts = row.attempts + 1
@@ -181,8 +193,7 @@ def _mark(
         values.update(last_error=error[:2000], next_attempt_at=when + backoff(attempts))
     if set_aside:
         values["failed_at"] = when
-    with db.write() as session:
-        session.execute(update(Outbox).where(Outbox.id == row.id).values(**values))
+    session.execute(update(Outbox).where(Outbox.id == row.id).values(**values))
 
 
 def pending_count(db: Database) -> int:
