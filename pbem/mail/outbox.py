@@ -7,6 +7,7 @@ import functools
 import json
 import smtplib
 from collections.abc import Callable
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from email.utils import format_datetime, parseaddr
@@ -20,7 +21,7 @@ from ..context import Context
 from ..db import Database
 from ..models import Outbox
 from ..text import bounded, one_line
-from .transport import Transport, wire_message
+from .transport import Mail, SmtpTransport, Transport, wire_message
 
 LEASE = timedelta(minutes=5)  # a claimed mail not marked sent by then is tried again
 # A sender holds this many mails at a time: one that dies strands these few for a lease,
@@ -143,42 +144,81 @@ def deliver_due(
 
     A mail that cannot be built or handed over as it is gets set aside with the reason
     (`pbem mail failed` lists it), so that it never holds up the mails behind it.
+
+    Each attempt is recorded before the next mail is handed over, so that a sender killed
+    at any moment sends again at most the mail in its hand. The recording runs on a thread
+    of its own meanwhile the next mail's SMTP exchange goes up to its end of data.
     """
     sent = failed = 0
     errors: list[str] = []
     aside: list[str] = []
-    try:
-        rows = claim(db, now(), min(batch, limit)) if limit > 0 else []
-        while rows:
-            failed_before = failed
-            for n, row in enumerate(rows, 1):
-                error: str | None = None
-                unsendable = False
-                try:
-                    transport.send(wire_message(row, mail_from))
-                except (smtplib.SMTPException, OSError) as e:
-                    failed += 1
-                    errors.append(f"{row.to_addr}: {e}")
-                    error = str(e)
-                except UNSENDABLE as e:
-                    error = f"cannot be sent as it is ({type(e).__name__}: {e})"
-                    aside.append(f"mail {row.id} to {row.to_addr} set aside: {error}")
-                    unsendable = True
-                else:
-                    sent += 1
-                # The next batch is leased in the transaction that records the last attempt
-                # of this one, unless nothing got through: the next hop is down, and the next
-                # pass tries again.
-                more = 0
-                if n == len(rows) and failed - failed_before < len(rows):
-                    more = min(batch, limit - sent - failed - len(aside))
-                with db.write() as session:
-                    _mark(session, row, error=error, when=now(), set_aside=unsendable)
-                    following = _lease(session, db, now(), more) if more > 0 else []
-            rows = following
-    finally:
-        transport.close()
+    recording: Future[list[Outbox]] | None = None
+
+    def recorded() -> list[Outbox]:
+        """Wait for the last attempt's record; the next batch if that leased one."""
+        return recording.result() if recording is not None else []
+
+    with ThreadPoolExecutor(max_workers=1, thread_name_prefix="outbox-record") as recorder:
+        try:
+            rows = claim(db, now(), min(batch, limit)) if limit > 0 else []
+            while rows:
+                failed_before = failed
+                for n, row in enumerate(rows, 1):
+                    error: str | None = None
+                    unsendable = False
+                    try:
+                        _hand_over(transport, wire_message(row, mail_from), recorded)
+                    except (smtplib.SMTPException, OSError) as e:
+                        failed += 1
+                        errors.append(f"{row.to_addr}: {e}")
+                        error = str(e)
+                    except UNSENDABLE as e:
+                        error = f"cannot be sent as it is ({type(e).__name__}: {e})"
+                        aside.append(f"mail {row.id} to {row.to_addr} set aside: {error}")
+                        unsendable = True
+                    else:
+                        sent += 1
+                    recorded()  # also when the send failed before it waited
+                    # The next batch is leased with the last attempt of this one, unless
+                    # nothing got through: the next hop is down, the next pass tries again.
+                    more = 0
+                    if n == len(rows) and failed - failed_before < len(rows):
+                        more = min(batch, limit - sent - failed - len(aside))
+                    recording = recorder.submit(
+                        _record, db, row, error=error, unsendable=unsendable, more=more, now=now
+                    )
+                rows = recorded()
+        finally:
+            transport.close()
     return Delivery(sent, failed, tuple(errors), tuple(aside))
+
+
+def _hand_over(transport: Transport, mail: Mail, ready: Callable[[], object]) -> None:
+    """Send a mail once `ready` returns: over SMTP, only its end of data waits."""
+    if isinstance(transport, SmtpTransport):
+        transport.ready = ready
+        try:
+            transport.send(mail)
+        finally:
+            transport.ready = None
+    else:
+        ready()
+        transport.send(mail)
+
+
+def _record(
+    db: Database,
+    row: Outbox,
+    *,
+    error: str | None,
+    unsendable: bool,
+    more: int,
+    now: Callable[[], datetime],
+) -> list[Outbox]:
+    """Record one attempt, and lease `more` due mails in the same transaction."""
+    with db.write() as session:
+        _mark(session, row, error=error, when=now(), set_aside=unsendable)
+        return _lease(session, db, now(), more) if more > 0 else []
 
 
 def _mark(

@@ -8,8 +8,10 @@ import mailbox
 import random
 import re
 import smtplib
+import socket
 import ssl
 import sys
+from collections.abc import Callable
 from dataclasses import dataclass
 from email.headerregistry import (
     AddressHeader,
@@ -78,6 +80,38 @@ class MaildirTransport:
         """Nothing to close."""
 
 
+class _Client(smtplib.SMTP):
+    """An SMTP client that can hold a message's end of data until something is ready.
+
+    The server takes a mail only at the end of its data, and drops it if the connection
+    ends before: so whatever `ready` waits for overlaps the exchange up to that point.
+    """
+
+    ready: Callable[[], object] | None = None
+
+    def data(self, msg: Any) -> tuple[int, bytes]:
+        """Send DATA and the message; send its end only once `ready` returns."""
+        if self.ready is None or not isinstance(msg, bytes):
+            return super().data(msg)
+        self.putcmd("data")
+        code, reply = self.getreply()
+        if code != 354:
+            raise smtplib.SMTPDataError(code, reply)
+        quoted = re.sub(rb"(?m)^\.", b"..", msg)
+        self.send(quoted if quoted.endswith(b"\r\n") else quoted + b"\r\n")
+        try:
+            self.ready()
+        except BaseException:
+            self.close()  # the connection ends without the end of data: no mail is taken
+            raise
+        self.send(b".\r\n")
+        return self.getreply()
+
+
+class _SslClient(_Client, smtplib.SMTP_SSL):
+    """The same over TLS from the start (smtps://)."""
+
+
 class SmtpTransport:
     """Sends through an SMTP server named by smtp://user:pass@host:port?starttls=1."""
 
@@ -93,20 +127,25 @@ class SmtpTransport:
         self.ssl = parts.scheme == "smtps"
         self.starttls = query.get("starttls", ["0"])[0] in ("1", "true", "yes")
         self.timeout = timeout
-        self._client: smtplib.SMTP | None = None
+        # Waited for just before each message's end of data (see `_Client`), if set.
+        self.ready: Callable[[], object] | None = None
+        self._client: _Client | None = None
 
-    def _connect(self) -> smtplib.SMTP:
+    def _connect(self) -> _Client:
         if self._client is None:
             if self.ssl:
                 context = ssl.create_default_context()
-                client: smtplib.SMTP = smtplib.SMTP_SSL(
+                client: _Client = _SslClient(
                     self.host, self.port, timeout=self.timeout, context=context
                 )
             else:
-                client = smtplib.SMTP(self.host, self.port, timeout=self.timeout)
+                client = _Client(self.host, self.port, timeout=self.timeout)
             # A failed STARTTLS or login must close the connection, not leak it.
             self._client = client
             try:
+                if client.sock is not None:
+                    # The end of data goes alone after a wait: it must not wait for an ACK too.
+                    client.sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
                 if self.starttls and not self.ssl:
                     client.starttls(context=ssl.create_default_context())
                 if self.user:
@@ -119,10 +158,12 @@ class SmtpTransport:
     def send(self, message: Mail) -> None:
         """Send one message on the open connection, opening it if needed."""
         try:
+            client = self._connect()
+            client.ready = self.ready
             if isinstance(message, Wire):
-                self._connect().sendmail(message.sender, list(message.recipients), message.data)
+                client.sendmail(message.sender, list(message.recipients), message.data)
             else:
-                self._connect().send_message(message)
+                client.send_message(message)
         except (smtplib.SMTPServerDisconnected, OSError):
             self.close()
             raise
