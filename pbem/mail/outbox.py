@@ -233,7 +233,8 @@ def _mark(
         values.update(last_error=error[:2000], next_attempt_at=when + backoff(attempts))
     if set_aside:
         values["failed_at"] = when
-    session.execute(update(Outbox).where(Outbox.id == row.id).values(**values))
+    # On the connection: a plain UPDATE needs none of the session's bookkeeping.
+    session.connection().execute(update(OUTBOX).where(OUTBOX.c.id == row.id).values(**values))
 
 
 def pending_count(db: Database) -> int:

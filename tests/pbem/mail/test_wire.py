@@ -5,8 +5,10 @@ from __future__ import annotations
 import email
 import json
 import mailbox
+import random
 import re
 import smtplib
+from email.generator import BytesGenerator
 from email.message import EmailMessage
 from email.policy import default
 from typing import Any
@@ -269,3 +271,21 @@ def test_a_wire_mail_reads_as_a_message_for_whoever_holds_it():
     assert isinstance(mail, transport.Wire)
     assert mail["Subject"] == "Grüße" and mail["To"] == "ann@example.org"
     assert mail.message().get_body(("html",)) is not None
+
+
+@pytest.mark.parametrize("tail", [b"", b"--", b"\r\n"])
+def test_a_boundary_the_parts_hold_is_changed_as_the_generator_changes_it(tail):
+    state = random.getstate()
+    try:
+        random.seed(7)
+        first = transport._boundary(b"")
+        parts = b"text\r\n--" + first.encode() + tail
+        random.seed(7)
+        ours = transport._boundary(parts)
+        random.seed(7)
+        theirs = BytesGenerator._make_boundary(parts)  # type: ignore[attr-defined]
+    finally:
+        random.setstate(state)
+
+    assert ours == theirs
+    assert ours == (first if tail == b"\r\n" else first + ".0")
