@@ -21,7 +21,8 @@ from ..context import Context
 from ..db import Database
 from ..models import Outbox
 from ..text import bounded, one_line
-from .transport import Mail, SmtpTransport, Transport, wire_message
+from .transport import SmtpTransport, Transport
+from .wire import Mail, wire_message
 
 LEASE = timedelta(minutes=5)  # a claimed mail not marked sent by then is tried again
 # A sender holds this many mails at a time: one that dies strands these few for a lease,
@@ -146,8 +147,8 @@ def deliver_due(
     (`pbem mail failed` lists it), so that it never holds up the mails behind it.
 
     Each attempt is recorded before the next mail is handed over, so that a sender killed
-    at any moment sends again at most the mail in its hand. The recording runs on a thread
-    of its own meanwhile the next mail's SMTP exchange goes up to its end of data.
+    at any moment sends again at most the mail in its hand. The record commits on a thread of
+    its own while the next mail's SMTP exchange runs up to its end of data.
     """
     sent = failed = 0
     errors: list[str] = []

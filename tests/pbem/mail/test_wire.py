@@ -17,7 +17,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from pbem.mail import outbox, transport
+from pbem.mail import outbox, transport, wire
 from pbem.models import Outbox
 
 from ..pipe import outbox as outbox_rows
@@ -71,20 +71,20 @@ def row_of(
     )
 
 
-def assert_as_smtplib_sends(row: Outbox, mail_from: str = FROM) -> transport.Mail | None:
+def assert_as_smtplib_sends(row: Outbox, mail_from: str = FROM) -> wire.Mail | None:
     """The wire form of a row is what smtplib sends of the built message, byte for byte.
 
     (None when the message cannot be built: then neither can its wire form, for the same reason.)
     """
     try:
-        built = transport.build_message(row, mail_from)
-    except outbox.UNSENDABLE as e:
+        built = wire.build_message(row, mail_from)
+    except Exception as e:  # whatever the library raises (an odd Reply-To: AttributeError)
         with pytest.raises(type(e)) as raised:
-            transport.wire_message(row, mail_from)
+            wire.wire_message(row, mail_from)
         assert str(raised.value) == str(e)
         return None
-    mail = transport.wire_message(row, mail_from)
-    if isinstance(mail, transport.Wire):
+    mail = wire.wire_message(row, mail_from)
+    if isinstance(mail, wire.Wire):
         expected = smtplib_sends(built, boundary_of(mail.data))
         assert (mail.sender, list(mail.recipients), mail.data) == expected
     return mail
@@ -125,7 +125,7 @@ def test_game_mails_go_on_the_wire_as_smtplib_sends_them(app, name):
     assert len(rows) == 3
     for row, mail in zip(rows, mails, strict=True):
         fits = all(len(line.encode()) <= 998 for line in (row.body_html or "").splitlines())
-        assert isinstance(mail, transport.Wire) == fits, "what needs no encoding goes quick"
+        assert isinstance(mail, wire.Wire) == fits, "what needs no encoding goes quick"
 
 
 @pytest.mark.parametrize(
@@ -162,7 +162,7 @@ def test_subjects_of_any_kind_are_written_as_smtplib_writes_them(subject, html):
 def test_mails_of_an_unusual_shape_are_built_whole(mail_from, to, headers, text):
     mail = assert_as_smtplib_sends(row_of(to=to, headers=headers, text=text), mail_from)
 
-    assert not isinstance(mail, transport.Wire)
+    assert not isinstance(mail, wire.Wire)
 
 
 HEADER_NAMES = ["List-Id", "Reply-To", "In-Reply-To", "References", "Date", "X-Game",
@@ -216,7 +216,7 @@ def test_usual_rows_go_on_the_wire_as_smtplib_sends_the_built_message(
         row_of(to=to, subject=subject, headers=headers, text=text, html=html), mail_from
     )
 
-    assert isinstance(mail, transport.Wire) or mail is None
+    assert isinstance(mail, wire.Wire) or mail is None
 
 
 def test_what_a_mail_client_reads_is_unchanged_through_a_real_smtp_server(app, smtp_sink):
@@ -233,7 +233,7 @@ def test_what_a_mail_client_reads_is_unchanged_through_a_real_smtp_server(app, s
 
     assert result.sent == len(rows) == 6
     for received in smtp_sink.wait_for(6):
-        built = transport.build_message(rows[received["Message-ID"]], svc.settings.mail_from)
+        built = wire.build_message(rows[received["Message-ID"]], svc.settings.mail_from)
         same_as_a_client_reads(received, reparsed(built))
 
 
@@ -253,22 +253,22 @@ def kept_in(folder: Any) -> dict[str, bytes]:
 def test_the_local_maildir_keeps_a_wire_mail_as_it_kept_the_built_message(app, tmp_path):
     start(app, players=(("ann@example.org", "Änne"), ("bob@example.org", "Bob")))
     rows = outbox_rows(app)
-    mails = [transport.wire_message(row, FROM) for row in rows]
+    mails = [wire.wire_message(row, FROM) for row in rows]
     before, after = tmp_path / "built", tmp_path / "wire"
 
     for row, mail in zip(rows, mails, strict=True):
-        transport.MaildirTransport(before).send(transport.build_message(row, FROM))
+        transport.MaildirTransport(before).send(wire.build_message(row, FROM))
         transport.MaildirTransport(after).send(mail)
 
-    assert any(isinstance(m, transport.Wire) for m in mails)
+    assert any(isinstance(m, wire.Wire) for m in mails)
     assert kept_in(after) == kept_in(before) and len(kept_in(after)) == 3
     assert all(b"\r\n" not in data for data in kept_in(after).values())
 
 
 def test_a_wire_mail_reads_as_a_message_for_whoever_holds_it():
-    mail = transport.wire_message(row_of(subject="Grüße"), FROM)
+    mail = wire.wire_message(row_of(subject="Grüße"), FROM)
 
-    assert isinstance(mail, transport.Wire)
+    assert isinstance(mail, wire.Wire)
     assert mail["Subject"] == "Grüße" and mail["To"] == "ann@example.org"
     assert mail.message().get_body(("html",)) is not None
 
@@ -278,10 +278,10 @@ def test_a_boundary_the_parts_hold_is_changed_as_the_generator_changes_it(tail):
     state = random.getstate()
     try:
         random.seed(7)
-        first = transport._boundary(b"")
+        first = wire._boundary(b"")
         parts = b"text\r\n--" + first.encode() + tail
         random.seed(7)
-        ours = transport._boundary(parts)
+        ours = wire._boundary(parts)
         random.seed(7)
         theirs = BytesGenerator._make_boundary(parts)  # type: ignore[attr-defined]
     finally:
