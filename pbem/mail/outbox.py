@@ -7,6 +7,7 @@ import functools
 import json
 import smtplib
 from collections.abc import Callable
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from email.utils import format_datetime, parseaddr
@@ -20,7 +21,8 @@ from ..context import Context
 from ..db import Database
 from ..models import Outbox
 from ..text import bounded, one_line
-from .transport import Transport, build_message
+from .transport import SmtpTransport, Transport
+from .wire import Mail, wire_message
 
 LEASE = timedelta(minutes=5)  # a claimed mail not marked sent by then is tried again
 # A sender holds this many mails at a time: one that dies strands these few for a lease,
@@ -107,22 +109,27 @@ class Delivery:
 def claim(db: Database, now: datetime, batch: int) -> list[Outbox]:
     """Take due mails and lease them, so that no other sender takes them meanwhile."""
     with db.write() as session:
-        query = (
-            select(Outbox)
-            .where(
-                Outbox.sent_at.is_(None),
-                Outbox.failed_at.is_(None),
-                Outbox.next_attempt_at <= now,
-            )
-            .order_by(Outbox.id)
-            .limit(batch)
+        return _lease(session, db, now, batch)
+
+
+def _lease(session: Session, db: Database, now: datetime, batch: int) -> list[Outbox]:
+    """Take and lease up to `batch` due mails in the session's transaction."""
+    query = (
+        select(Outbox)
+        .where(
+            Outbox.sent_at.is_(None),
+            Outbox.failed_at.is_(None),
+            Outbox.next_attempt_at <= now,
         )
-        if not db.is_sqlite:
-            query = query.with_for_update(skip_locked=True)
-        rows = list(session.scalars(query))
-        for row in rows:
-            row.next_attempt_at = now + LEASE
-        return rows
+        .order_by(Outbox.id)
+        .limit(batch)
+    )
+    if not db.is_sqlite:
+        query = query.with_for_update(skip_locked=True)
+    rows = list(session.scalars(query))
+    for row in rows:
+        row.next_attempt_at = now + LEASE
+    return rows
 
 
 def deliver_due(
@@ -138,39 +145,85 @@ def deliver_due(
 
     A mail that cannot be built or handed over as it is gets set aside with the reason
     (`pbem mail failed` lists it), so that it never holds up the mails behind it.
+
+    Each attempt is recorded before the next mail is handed over, so that a sender killed
+    at any moment sends again at most the mail in its hand. The record commits on a thread of
+    its own while the next mail's SMTP exchange runs up to its end of data.
     """
     sent = failed = 0
     errors: list[str] = []
     aside: list[str] = []
-    try:
-        while sent + failed + len(aside) < limit:
-            rows = claim(db, now(), min(batch, limit - sent - failed - len(aside)))
-            if not rows:
-                break
-            failed_before = failed
-            for row in rows:
-                try:
-                    transport.send(build_message(row, mail_from))
-                except (smtplib.SMTPException, OSError) as e:
-                    failed += 1
-                    errors.append(f"{row.to_addr}: {e}")
-                    _mark(db, row, error=str(e), when=now())
-                except UNSENDABLE as e:
-                    reason = f"cannot be sent as it is ({type(e).__name__}: {e})"
-                    aside.append(f"mail {row.id} to {row.to_addr} set aside: {reason}")
-                    _mark(db, row, error=reason, when=now(), set_aside=True)
-                else:
-                    sent += 1
-                    _mark(db, row, error=None, when=now())
-            if failed - failed_before == len(rows):
-                break  # nothing got through: the next hop is down, the next pass tries again
-    finally:
-        transport.close()
+    recording: Future[list[Outbox]] | None = None
+
+    def recorded() -> list[Outbox]:
+        """Wait for the last attempt's record; the next batch if that leased one."""
+        return recording.result() if recording is not None else []
+
+    with ThreadPoolExecutor(max_workers=1, thread_name_prefix="outbox-record") as recorder:
+        try:
+            rows = claim(db, now(), min(batch, limit)) if limit > 0 else []
+            while rows:
+                failed_before = failed
+                for n, row in enumerate(rows, 1):
+                    error: str | None = None
+                    unsendable = False
+                    try:
+                        _hand_over(transport, wire_message(row, mail_from), recorded)
+                    except (smtplib.SMTPException, OSError) as e:
+                        failed += 1
+                        errors.append(f"{row.to_addr}: {e}")
+                        error = str(e)
+                    except UNSENDABLE as e:
+                        error = f"cannot be sent as it is ({type(e).__name__}: {e})"
+                        aside.append(f"mail {row.id} to {row.to_addr} set aside: {error}")
+                        unsendable = True
+                    else:
+                        sent += 1
+                    recorded()  # also when the send failed before it waited
+                    # The next batch is leased with the last attempt of this one, unless
+                    # nothing got through: the next hop is down, the next pass tries again.
+                    more = 0
+                    if n == len(rows) and failed - failed_before < len(rows):
+                        more = min(batch, limit - sent - failed - len(aside))
+                    recording = recorder.submit(
+                        _record, db, row, error=error, unsendable=unsendable, more=more, now=now
+                    )
+                rows = recorded()
+        finally:
+            transport.close()
     return Delivery(sent, failed, tuple(errors), tuple(aside))
 
 
+def _hand_over(transport: Transport, mail: Mail, ready: Callable[[], object]) -> None:
+    """Send a mail once `ready` returns: over SMTP, only its end of data waits."""
+    if isinstance(transport, SmtpTransport):
+        transport.ready = ready
+        try:
+            transport.send(mail)
+        finally:
+            transport.ready = None
+    else:
+        ready()
+        transport.send(mail)
+
+
+def _record(
+    db: Database,
+    row: Outbox,
+    *,
+    error: str | None,
+    unsendable: bool,
+    more: int,
+    now: Callable[[], datetime],
+) -> list[Outbox]:
+    """Record one attempt, and lease `more` due mails in the same transaction."""
+    with db.write() as session:
+        _mark(session, row, error=error, when=now(), set_aside=unsendable)
+        return _lease(session, db, now(), more) if more > 0 else []
+
+
 def _mark(
-    db: Database, row: Outbox, *, error: str | None, when: datetime, set_aside: bool = False
+    session: Session, row: Outbox, *, error: str | None, when: datetime, set_aside: bool = False
 ) -> None:
     """Record one attempt of a claimed mail in one UPDATE (its lease keeps other senders off)."""
     attempts = row.attempts + 1
@@ -181,8 +234,8 @@ def _mark(
         values.update(last_error=error[:2000], next_attempt_at=when + backoff(attempts))
     if set_aside:
         values["failed_at"] = when
-    with db.write() as session:
-        session.execute(update(Outbox).where(Outbox.id == row.id).values(**values))
+    # On the connection: a plain UPDATE needs none of the session's bookkeeping.
+    session.connection().execute(update(OUTBOX).where(OUTBOX.c.id == row.id).values(**values))
 
 
 def pending_count(db: Database) -> int:

@@ -1,26 +1,25 @@
-"""Transports that hand a message to the next hop (SMTP or a local maildir), and MIME building."""
+"""Transports that hand a message to the next hop: SMTP, or a local maildir."""
 
 from __future__ import annotations
 
-import json
 import mailbox
+import re
 import smtplib
+import socket
 import ssl
-from email.message import EmailMessage
-from email.policy import default as default_policy
+from collections.abc import Callable
 from pathlib import Path
-from typing import Protocol
+from typing import Any, Protocol
 from urllib.parse import parse_qs, unquote, urlsplit
 
-from ..models import Outbox
-
-MAIL_POLICY = default_policy.clone(max_line_length=998)  # RFC 5322's hard line limit
+from .wire import Mail, Wire
+from .wire import build_message as build_message  # importable from here, as before
 
 
 class Transport(Protocol):
     """Something that hands a message to the next hop, raising on failure."""
 
-    def send(self, message: EmailMessage) -> None: ...
+    def send(self, message: Mail) -> None: ...
 
     def close(self) -> None: ...
 
@@ -33,12 +32,47 @@ class MaildirTransport:
             (path / sub).mkdir(parents=True, exist_ok=True)
         self.box = mailbox.Maildir(path, create=False)
 
-    def send(self, message: EmailMessage) -> None:
+    def send(self, message: Mail) -> None:
         """Store the message as a new mail."""
-        self.box.add(message)
+        if isinstance(message, Wire):
+            self.box.add(message.data.replace(b"\r\n", b"\n"))
+        else:
+            self.box.add(message)
 
     def close(self) -> None:
         """Nothing to close."""
+
+
+class _Client(smtplib.SMTP):
+    """An SMTP client that can hold a message's end of data until something is ready.
+
+    The server takes a mail only at the end of its data, and drops it if the connection
+    ends before: so whatever `ready` waits for overlaps the exchange up to that point.
+    """
+
+    ready: Callable[[], object] | None = None
+
+    def data(self, msg: Any) -> tuple[int, bytes]:
+        """Send DATA and the message; send its end only once `ready` returns."""
+        if self.ready is None or not isinstance(msg, bytes):
+            return super().data(msg)
+        self.putcmd("data")
+        code, reply = self.getreply()
+        if code != 354:
+            raise smtplib.SMTPDataError(code, reply)
+        quoted = re.sub(rb"(?m)^\.", b"..", msg)
+        self.send(quoted if quoted.endswith(b"\r\n") else quoted + b"\r\n")
+        try:
+            self.ready()
+        except BaseException:
+            self.close()  # the connection ends without the end of data: no mail is taken
+            raise
+        self.send(b".\r\n")
+        return self.getreply()
+
+
+class _SslClient(_Client, smtplib.SMTP_SSL):
+    """The same over TLS from the start (smtps://)."""
 
 
 class SmtpTransport:
@@ -56,20 +90,25 @@ class SmtpTransport:
         self.ssl = parts.scheme == "smtps"
         self.starttls = query.get("starttls", ["0"])[0] in ("1", "true", "yes")
         self.timeout = timeout
-        self._client: smtplib.SMTP | None = None
+        # Waited for just before each message's end of data (see `_Client`), if set.
+        self.ready: Callable[[], object] | None = None
+        self._client: _Client | None = None
 
-    def _connect(self) -> smtplib.SMTP:
+    def _connect(self) -> _Client:
         if self._client is None:
             if self.ssl:
                 context = ssl.create_default_context()
-                client: smtplib.SMTP = smtplib.SMTP_SSL(
+                client: _Client = _SslClient(
                     self.host, self.port, timeout=self.timeout, context=context
                 )
             else:
-                client = smtplib.SMTP(self.host, self.port, timeout=self.timeout)
+                client = _Client(self.host, self.port, timeout=self.timeout)
             # A failed STARTTLS or login must close the connection, not leak it.
             self._client = client
             try:
+                if client.sock is not None:
+                    # The end of data goes alone after a wait: it must not wait for an ACK too.
+                    client.sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
                 if self.starttls and not self.ssl:
                     client.starttls(context=ssl.create_default_context())
                 if self.user:
@@ -79,10 +118,15 @@ class SmtpTransport:
                 raise
         return self._client
 
-    def send(self, message: EmailMessage) -> None:
+    def send(self, message: Mail) -> None:
         """Send one message on the open connection, opening it if needed."""
         try:
-            self._connect().send_message(message)
+            client = self._connect()
+            client.ready = self.ready
+            if isinstance(message, Wire):
+                client.sendmail(message.sender, list(message.recipients), message.data)
+            else:
+                client.send_message(message)
         except (smtplib.SMTPServerDisconnected, OSError):
             self.close()
             raise
@@ -100,20 +144,3 @@ class SmtpTransport:
 def transport_for(smtp_url: str | None, maildir: Path) -> Transport:
     """SMTP when configured, else the local maildir."""
     return SmtpTransport(smtp_url) if smtp_url else MaildirTransport(maildir)
-
-
-def build_message(row: Outbox, mail_from: str) -> EmailMessage:
-    """The MIME message for an outbox row: text, and HTML as the alternative."""
-    # Long headers must not be folded into RFC 2047 words: List-Unsubscribe must stay a URL.
-    message = EmailMessage(policy=MAIL_POLICY)
-    message["From"] = mail_from
-    message["To"] = row.to_addr
-    message["Subject"] = row.subject
-    message["Message-ID"] = row.message_id
-    for name, value in json.loads(row.headers).items():
-        if value:
-            message[name] = value
-    message.set_content(row.body_text)
-    if row.body_html:
-        message.add_alternative(row.body_html, subtype="html")
-    return message
