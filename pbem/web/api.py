@@ -167,7 +167,7 @@ def with_words() -> bool:
 
 @bp.get("/play/<token>")
 def seat(token: str) -> Any:
-    """What a move token's seat sees now: its view, whether it may act, its choices in words."""
+    """What a move token's seat sees now: its view, whether it may act, its choices (in words)."""
     svc = services()
     grant = svc.signer.read_move_token(token)
     words = with_words()
