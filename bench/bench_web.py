@@ -211,13 +211,13 @@ def play(port: int, pool: queue.Queue[dict[int, str]], until: float, tally: Tall
 def play_one(client: Client, tokens: dict[int, str], until: float, tally: Tally) -> bool:
     """Play one game until the time is up (False) or the game ends (True).
 
-    The seat the last move's answer says is awaited is asked first, as a bot holding both
-    seats would; the other seats only if that seat may not act.
+    The seats the last move's answer says are awaited are asked first (`tokens` keeps them
+    first, for whoever goes on with the game), as a bot holding both seats would; the other
+    seats only if those may not act.
     """
-    order = list(tokens)
     while time.perf_counter() < until:
         turn = None
-        for seat in order:
+        for seat in list(tokens):
             code, seen = client.call("GET", f"/api/play/{tokens[seat]}?words=0")
             tally.status(code)
             with tally.lock:
@@ -239,7 +239,8 @@ def play_one(client: Client, tokens: dict[int, str], until: float, tally: Tally)
                 tally.acknowledged[game] = tally.acknowledged.get(game, 0) + 1
             tokens[seat] = answer["token"]
             awaited = answer["game"]["position"]["awaited"]
-            order = awaited + [s for s in tokens if s not in awaited]
+            for waiting in [s for s in tokens if s not in awaited]:
+                tokens[waiting] = tokens.pop(waiting)  # the awaited seats first, here or later
     return False
 
 
