@@ -344,11 +344,14 @@ def wait_until_up(port: int, server: subprocess.Popen[bytes]) -> None:
     for _ in range(300):
         if server.poll() is not None:
             raise SystemExit(f"gunicorn stopped with {server.returncode}")
+        client = Client(port)
         try:
-            if Client(port).call("GET", "/healthz")[0] == 200:
+            if client.call("GET", "/healthz")[0] == 200:
                 return
         except OSError:
             pass
+        finally:
+            client.close()
         time.sleep(0.1)
     raise SystemExit("gunicorn did not answer on /healthz within 30 s")
 
