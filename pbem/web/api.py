@@ -157,27 +157,42 @@ def log(public_id: str) -> Any:
         return jsonify([e.to_json() for e in log])
 
 
+def with_words() -> bool:
+    """Whether the seat view says each choice in words: `?words=0` leaves the sentences out."""
+    words = request.args.get("words", "1")
+    if words not in ("0", "1"):
+        raise PbemError(f"'words' must be 0 (actions only) or 1 (with sentences), not {words!r}")
+    return words == "1"
+
+
 @bp.get("/play/<token>")
 def seat(token: str) -> Any:
-    """What a move token's seat sees now: its view, whether it may act, its choices in words."""
+    """What a move token's seat sees now: its view, whether it may act, its choices (in words)."""
     svc = services()
     grant = svc.signer.read_move_token(token)
+    words = with_words()
     with svc.db.read() as session:
         loaded = load(session, grant.game)
         check_grant(session, loaded, grant)
         status = grant_state(session, loaded, grant)
         can_act = status in ("current", "stale-awaited")
-        pos = present.position(loaded.rules, loaded.state, grant.seat, loaded.ruling)
+        rules, state = loaded.rules, loaded.state
+        legal = rules.legal(state, grant.seat) if grant.seat in loaded.awaited() else ()
+        choices = (
+            present.described(rules, state, grant.seat, legal)
+            if words
+            else [{"action": a} for a in legal]
+        )
         return jsonify(
             seat=grant.seat,
-            seat_name=loaded.rules.seat_name(loaded.state, grant.seat),
+            seat_name=rules.seat_name(state, grant.seat),
             link=status,
             your_turn=can_act,
             # A token for the head, so that a bot acts with a current grant.
             token=svc.signer.move_token(loaded.grant(grant.seat)) if can_act else None,
-            choices=present.described(loaded.rules, loaded.state, grant.seat, pos["legal"]),
+            choices=choices,
             game=game_json(loaded),
-            view=pos["view"],
+            view=rules.view(state, grant.seat),
         )
 
 

@@ -349,6 +349,39 @@ def test_a_bot_reads_its_choices_in_words_and_a_current_token_from_its_link(app,
     assert counts(app) == before
 
 
+def test_a_bot_may_leave_the_words_out_and_gets_the_same_view_otherwise(app, client):
+    public_id = start(app)
+    seat = awaited(app, public_id)
+    before = counts(app)
+
+    for s in (seat, 1 - seat):
+        worded = client.get(f"/api/play/{token(app, public_id, s)}").get_json()
+        brief = client.get(f"/api/play/{token(app, public_id, s)}?words=0").get_json()
+
+        assert brief["choices"] == [{"action": c["action"]} for c in worded["choices"]]
+        assert brief["choices"] == (
+            [{"action": a} for a in legal(app, public_id)] if s == seat else []
+        )
+        same = ("seat", "seat_name", "link", "your_turn", "game", "view")
+        assert {k: brief[k] for k in same} == {k: worded[k] for k in same}
+        assert set(brief) == set(worded)
+        assert (brief["token"] is None) == (worded["token"] is None) == (s != seat)
+    mine = f"/api/play/{token(app, public_id, seat)}"
+    explicit = client.get(mine + "?words=1").get_json()["choices"]
+    assert explicit == client.get(mine).get_json()["choices"] != []
+    assert all(c["text"] for c in explicit)
+    assert counts(app) == before
+
+
+@pytest.mark.parametrize("words", ["", "no", "true", "00"])
+def test_words_other_than_0_or_1_are_a_400_naming_the_choice(app, client, words):
+    public_id = start(app)
+
+    response = client.get(f"/api/play/{token(app, public_id)}?words={words}")
+
+    assert "'words' must be 0" in assert_error(response, 400, "bad-request")
+
+
 def test_a_used_token_is_stale_while_the_other_seat_decides(app, client):
     # The dice may leave the other seat no move and give the turn straight back: try a
     # few games until the turn really moved on.
