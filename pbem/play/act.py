@@ -21,6 +21,7 @@ from .chance import advance
 from .notify import notify
 
 ACTING_KINDS = ("move", "resign", "timeout")
+SEAT_KINDS = "pbem.seat_kinds"  # session.info key prefix: seat_kinds_since, asked once
 
 
 @dataclass
@@ -37,19 +38,30 @@ class Submitted:
     loaded: Loaded | None = field(default=None, compare=False, repr=False)
 
 
-def has_acted_since(session: Session, game: Game, seat: int, seq: int) -> bool:
-    """Whether the seat has moved, resigned or timed out after that seq."""
+def seat_kinds_since(session: Session, game: Game, seat: int, seq: int) -> frozenset[str]:
+    """The kinds of the seat's own events (acting, or handed over) logged after that seq.
+
+    One query answers both questions a link asks (was its turn played, was its seat handed
+    over); it is asked once per transaction, link and head.
+    """
     if seq >= game.head_seq:
-        return False  # nothing was logged after it: no need to ask the database
-    query = select(
-        exists().where(
+        return frozenset()  # nothing was logged after it: no need to ask the database
+    key = (SEAT_KINDS, game.id, seat, seq, game.head_seq)
+    kinds = session.info.get(key)
+    if kinds is None:
+        query = select(Event.kind).distinct().where(
             Event.game_id == game.id,
             Event.seat == seat,
             Event.seq > seq,
-            Event.kind.in_(ACTING_KINDS),
+            Event.kind.in_((*ACTING_KINDS, "replace")),
         )
-    )
-    return bool(session.scalar(query))
+        kinds = session.info[key] = frozenset(session.scalars(query))
+    return kinds
+
+
+def has_acted_since(session: Session, game: Game, seat: int, seq: int) -> bool:
+    """Whether the seat has moved, resigned or timed out after that seq."""
+    return not seat_kinds_since(session, game, seat, seq).isdisjoint(ACTING_KINDS)
 
 
 def others_acted_since(session: Session, game: Game, seat: int, seq: int) -> bool:
@@ -81,17 +93,7 @@ def check_grant(session: Session, loaded: Loaded, grant: MoveGrant) -> None:
         raise StaleTurn("this link belongs to another game")
     if not 0 <= grant.seat < len(loaded.game.seats):
         raise Rejected(f"this game has no seat {grant.seat}")
-    if grant.seq >= loaded.game.head_seq:
-        return  # a grant at the head: no hand-over can have come after it
-    handed_over = select(
-        exists().where(
-            Event.game_id == loaded.game.id,
-            Event.seat == grant.seat,
-            Event.seq > grant.seq,
-            Event.kind == "replace",
-        )
-    )
-    if session.scalar(handed_over):
+    if "replace" in seat_kinds_since(session, loaded.game, grant.seat, grant.seq):
         raise Forbidden(
             "a director handed this seat to another player after this link was sent; "
             "it no longer acts for the seat"
