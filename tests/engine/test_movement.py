@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from engine.games.mars import Piece, parse_square
+from engine.games.mars import Piece, parse_square, quick
 from engine.games.mars.geometry import BOARD, DOG, UP
 from engine.games.mars.notation import (
     Clause,
@@ -182,3 +182,56 @@ def test_notation_round_trips(text, canonical):
 def test_a_push_answer_is_its_clauses():
     parsed = parse(" X gS : N x bMe:EN", 3)
     assert parsed == PushText((Clause(2, 1, None, "N"), Clause(1, 2, 2, "EN")))
+
+
+def test_a_piece_off_the_board_is_not_on_the_square_it_last_stood_on():
+    pos = pos_of({"d4": "bSe rS^", "e5": "rMe"})
+    blue, red = 0, 1
+    pos.status[blue] = 3  # destroyed: its square is stale, as in a resolution under way
+    assert pos.at(parse_square("d4")) == [red]
+    assert pos.enemies_at(parse_square("d4"), 2) == [red]
+    assert pos.at(parse_square("a1")) == []
+
+
+def test_a_position_key_leaves_out_the_square_and_facing_of_pieces_off_the_board():
+    pos = pos_of({"d4": "bSe", "e5": "rM^"}, dog=(0, "h8", "^"))
+    pos.status[0] = 2  # finished
+    assert pos.key() == (2, -1, 1, -1, BOARD, parse_square("e5"), 2, UP, parse_square("h8"), UP)
+    assert tuple(pos.key_list()) == pos.key()
+
+
+def test_pieces_made_again_are_equal_values_shared_not_built_twice():
+    pos = pos_of({"d4": "bSe"})
+    first, second = pos.pieces(), pos.copy().pieces()
+    assert first == second == (Piece(1, 1, BOARD, parse_square("d4"), 2),)
+    assert first[0] is second[0]
+
+
+@pytest.mark.parametrize(("low", "high"), [(1, 2), (2, 2), (3, 4), (4, 4)])
+def test_blocking_masks_match_the_strongest_other_colour_square_by_square(low, high):
+    pos = pos_of(
+        {"d4": "bS^ bMe rSe", "e5": "gSe gMe", "f6": "rL^", "c3": "bSe gS^ gMe"},
+        block_partial_min=low,
+        block_total_min=high,
+    )
+    totals, partials = pos.masks()
+    for colour in range(4):  # three seats and the Dog
+        for square in ("d4", "e5", "f6", "c3", "a1"):
+            strengths = [0, 0, 0]
+            for i in pos.at(parse_square(square)):
+                strengths[pos.owner[i]] += 2 if pos.facing[i] == UP else 1
+            other = max(s for c, s in enumerate(strengths) if c != colour)
+            assert bool(totals[colour] & bit(square)) is (other >= high)
+            assert bool(partials[colour] & bit(square)) is (other >= low)
+
+
+@pytest.mark.parametrize(("low", "high"), [(1, 2), (3, 4), (4, 4)])
+def test_a_quick_move_forbids_the_squares_a_checked_move_forbids(low, high):
+    pos = pos_of(
+        {"d4": "bS^ bMe rSe", "e5": "gSe gMe", "h2": "rSe", "c3": "bSe gS^ gMe"},
+        block_partial_min=low,
+        block_total_min=high,
+    )
+    for piece in range(len(pos.owner)):
+        passing, ending, _ = quick._forbidden(pos, piece, quick.stacked(pos))
+        assert (passing, ending) == pos.forbidden(piece, pos.masks())

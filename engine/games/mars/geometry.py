@@ -51,6 +51,11 @@ def _neighbours() -> tuple[tuple[int, ...], ...]:
 
 # NEIGHBOUR[square][facing] is the next square that way, or -1 off the board.
 NEIGHBOUR = _neighbours()
+# STEPS[square]: (letter, next square, its bit) for each way (N, E, S, W) that stays on the board.
+STEPS = tuple(
+    tuple((FACING_LETTERS[f], ways[f], 1 << ways[f]) for f in (1, 2, 3, 4) if ways[f] >= 0)
+    for ways in NEIGHBOUR
+)
 
 
 @dataclass(frozen=True)
@@ -62,6 +67,15 @@ class Piece:
     status: int
     square: int = -1
     facing: int = -1
+
+
+@lru_cache(maxsize=None, typed=True)
+def piece_value(owner: int, size: int, status: int, square: int, facing: int) -> Piece:
+    """The Piece with these fields, made once: a frozen value is shared, not built again.
+
+    There are at most some 30,000 of them (5 owners, 3 sizes, 5 statuses, 65 squares, 6 facings).
+    """
+    return Piece(owner, size, status, square, facing)
 
 
 @dataclass(frozen=True)

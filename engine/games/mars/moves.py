@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from .geometry import BOARD, DESTROYED, DOG, RESERVE, UP
 from .notation import designator, format_move
@@ -16,9 +16,11 @@ from .state import MarsState, piece_alive, to_pos
 BRANCH_CAP = 64
 
 
-@dataclass(frozen=True)
-class Candidate:
-    """One legal move: its text, the die and what it leads to."""
+class Candidate(NamedTuple):
+    """One legal move: its text, the die and what it leads to.
+
+    A named tuple, not a frozen dataclass: a busy turn makes over a thousand of them.
+    """
 
     die: int
     text: str
@@ -266,11 +268,10 @@ def first_moves(state: MarsState, seat: int) -> tuple[list[Candidate], bool]:
     found: list[Candidate] = []
     full: list[Candidate] = []
     pos = to_pos(state)
+    other = {dice[0]: dice[-1], dice[-1]: dice[0]} if dice else {}  # the other die of two
     for cand in candidates(state, seat, dice):
         found.append(cand)
-        other = list(dice)
-        other.remove(cand.die)
-        if enables_fast(state, pos, cand, seat, other[0]):
+        if enables_fast(state, pos, cand, seat, other[cand.die]):
             full.append(cand)
     if full:
         return full, True

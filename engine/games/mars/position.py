@@ -10,9 +10,11 @@ from .geometry import (
     FACING_LETTERS,
     NEIGHBOUR,
     RESERVE,
+    STEPS,
     UP,
     Params,
     Piece,
+    piece_value,
 )
 
 Masks = tuple[list[int], list[int]]  # per colour (index seats = the Dog): total, partial-or-more
@@ -35,18 +37,16 @@ def block_masks(params: Params, seats: int, board: list[tuple[int, int, int]]) -
     if low >= 3 and len({q * 8 + o for q, o, _ in board}) == len(board):
         # One piece is worth at most 2: nothing blocks unless two of a colour share a square.
         return [0] * (seats + 1), [0] * (seats + 1)
-    strength: dict[int, list[int]] = {}
+    strength: dict[int, int] = {}  # per square * 8 + colour
     for q, o, f in board:
-        row = strength.get(q)
-        if row is None:
-            row = strength[q] = [0] * seats
-        row[o] += 2 if f == UP else 1
+        key = q * 8 + o
+        strength[key] = strength.get(key, 0) + (2 if f == UP else 1)
     total = [0] * (seats + 1)
     partial = [0] * (seats + 1)
-    for q, row in strength.items():
+    # Only a square where some colour reaches the partial strength blocks anything.
+    for q in {key >> 3 for key, value in strength.items() if value >= low}:
+        row = [strength.get(q * 8 + o, 0) for o in range(seats)]
         best = max(row)
-        if best < low:
-            continue
         bit = 1 << q
         leader = row.index(best)
         second = max((v for c, v in enumerate(row) if c != leader), default=0)
@@ -112,26 +112,14 @@ class Pos:
         other.victims = self.victims
         return other
 
-    def pieces(self, base: tuple[Piece, ...] = ()) -> tuple[Piece, ...]:
-        """The pieces as frozen values, reusing those of base that did not change."""
-        out = []
-        for i, (o, z, s, q, f) in enumerate(
-            zip(self.owner, self.size, self.status, self.square, self.facing, strict=True)
-        ):
-            if s != BOARD:
-                q = f = -1
-            old = base[i] if i < len(base) else None
-            if (
-                old is not None
-                and old.size == z
-                and old.status == s
-                and old.square == q
-                and old.facing == f
-            ):
-                out.append(old)
-            else:
-                out.append(Piece(o, z, s, q, f))
-        return tuple(out)
+    def pieces(self) -> tuple[Piece, ...]:
+        """The pieces as frozen values (one off the board has no square nor facing)."""
+        return tuple(
+            piece_value(o, z, s, q, f) if s == BOARD else piece_value(o, z, s, -1, -1)
+            for o, z, s, q, f in zip(
+                self.owner, self.size, self.status, self.square, self.facing, strict=True
+            )
+        )
 
     def dog(self) -> tuple[int, int, int] | None:
         """The Dog as (controller, square, facing), or None before it is released."""
@@ -141,36 +129,56 @@ class Pos:
 
     def key(self) -> tuple[int, ...]:
         """Every piece's status, square, size and facing: the position for the repetition guard."""
-        out: list[int] = []
-        extend = out.extend
-        for s, q, z, f in zip(self.status, self.square, self.size, self.facing, strict=True):
-            extend((s, q, z, f) if s == BOARD else (s, -1, z, -1))
-        extend((self.dog_square, self.dog_facing))
-        return tuple(out)
+        return tuple(self.key_list())
+
+    def key_list(self) -> list[int]:
+        """The key as a list: piece i's four values from index 4 * i, then the Dog's two."""
+        status = self.status
+        n = 4 * len(status)
+        out = [0] * (n + 2)
+        out[0:n:4] = status
+        out[1:n:4] = self.square
+        out[2:n:4] = self.size
+        out[3:n:4] = self.facing
+        if status.count(BOARD) != len(status):
+            for i, s in enumerate(status):
+                if s != BOARD:
+                    out[4 * i + 1] = out[4 * i + 3] = -1  # off the board: no square, no facing
+        out[n] = self.dog_square
+        out[n + 1] = self.dog_facing
+        return out
 
     def at(self, square: int) -> list[int]:
         """The pieces on a square."""
-        status = self.status
-        return [i for i, q in enumerate(self.square) if q == square and status[i] == BOARD]
+        squares = self.square
+        found: list[int] = []
+        if square in squares:  # a search in C: most squares are empty
+            i = -1
+            for _ in range(squares.count(square)):
+                i = squares.index(square, i + 1)
+                if self.status[i] == BOARD:
+                    found.append(i)
+        return found
 
     def enemies_at(self, square: int, colour: int) -> list[int]:
         """The pieces on a square that are not of this colour."""
-        status, owner = self.status, self.owner
-        return [
-            i
-            for i, q in enumerate(self.square)
-            if q == square and status[i] == BOARD and owner[i] != colour
-        ]
+        owner = self.owner
+        return [i for i in self.at(square) if owner[i] != colour]
 
     def masks(self) -> Masks:
         """Per colour, the squares other colours block totally and at least partially."""
-        status = self.status
+        status, square, owner = self.status, self.square, self.owner
+        if self.params.block_partial_min >= 3:
+            # block_masks's own first test, without building the list of pieces for it.
+            keys = [q * 8 + o for s, q, o in zip(status, square, owner, strict=True) if s == BOARD]
+            if len(set(keys)) == len(keys):
+                return [0] * (self.seats + 1), [0] * (self.seats + 1)
         return block_masks(
             self.params,
             self.seats,
             [
                 (q, o, f)
-                for s, q, o, f in zip(status, self.square, self.owner, self.facing, strict=True)
+                for s, q, o, f in zip(status, square, owner, self.facing, strict=True)
                 if s == BOARD
             ],
         )
@@ -178,10 +186,15 @@ class Pos:
     def own_specials(self, colour: int, exclude: int) -> int:
         """Bits of the special squares already holding another piece of this colour."""
         mask = 0
-        specials = self.params.specials
-        for i, (s, q, o) in enumerate(zip(self.status, self.square, self.owner, strict=True)):
-            if s == BOARD and o == colour and i != exclude and q in specials:
-                mask |= 1 << q
+        status, square, owner = self.status, self.square, self.owner
+        for special in self.params.specials:
+            if special in square:
+                i = -1
+                for _ in range(square.count(special)):
+                    i = square.index(special, i + 1)
+                    if owner[i] == colour and status[i] == BOARD and i != exclude:
+                        mask |= 1 << special
+                        break
         return mask
 
     def forbidden(self, piece: int, masks: Masks) -> tuple[int, int]:
@@ -225,27 +238,19 @@ class Pos:
         arrival: dict[int, bool] = {}
 
         def walk(square: int, visited: int, path: str) -> bool:
-            last = len(path) + 1 == length
-            for facing in (1, 2, 3, 4):
-                nxt = NEIGHBOUR[square][facing]
-                if nxt < 0:
-                    continue
-                bit = 1 << nxt
-                if visited & bit:
-                    continue
-                if not last:
-                    if passing & bit == 0 and walk(
-                        nxt, visited | bit, path + FACING_LETTERS[facing]
-                    ):
+            if len(path) + 1 < length:
+                for letter, nxt, bit in STEPS[square]:
+                    if not (visited | passing) & bit and walk(nxt, visited | bit, path + letter):
                         return True
-                    continue
-                if ending & bit:
+                return False
+            for letter, nxt, bit in STEPS[square]:
+                if (visited | ending) & bit:
                     continue
                 ok = arrival.get(nxt)
                 if ok is None:
                     ok = arrival[nxt] = self.arrival_ok(piece, nxt, depth)
                 if ok:
-                    found.append((path + FACING_LETTERS[facing], nxt))
+                    found.append((path + letter, nxt))
                     if first:
                         return True
             return False
@@ -264,9 +269,12 @@ class Pos:
                 return length, found
         return 0, []
 
-    def can_push(self, piece: int, origin: int, distance: int, depth: int) -> bool:
+    def can_push(
+        self, piece: int, origin: int, distance: int, depth: int, masks: Masks | None = None
+    ) -> bool:
         """Whether a piece on origin has a legal push of length 1..distance."""
-        masks = self.masks()
+        if masks is None:
+            masks = self.masks()
         return any(self.paths(piece, origin, n, depth, True, masks) for n in range(1, distance + 1))
 
     def arrival_ok(self, piece: int, square: int, depth: int) -> bool:
@@ -283,10 +291,13 @@ class Pos:
             hyp.size[piece] -= self.params.dog_reduce_by
             if hyp.size[piece] < 1:
                 return True
+        masks = hyp.masks()  # the pushes looked for below leave hyp as it is
         for enemy in enemies:
-            if not hyp.can_push(enemy, square, hyp.distance(piece, enemy), depth - 1):
+            if not hyp.can_push(enemy, square, hyp.distance(piece, enemy), depth - 1, masks):
                 return False
-        return not dog_here or hyp.can_push(piece, square, hyp.distance(DOG, piece), depth - 1)
+        return not dog_here or hyp.can_push(
+            piece, square, hyp.distance(DOG, piece), depth - 1, masks
+        )
 
     def landing_ok(self, piece: int, square: int, facing: int) -> bool:
         """Whether a move may end here: every occupant can be pushed or is destroyed (§1.6d)."""

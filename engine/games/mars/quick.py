@@ -9,11 +9,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from .geometry import BOARD, NEIGHBOUR, RESERVE, SIZE_WORDS, UP, Piece
+from .geometry import BOARD, NEIGHBOUR, RESERVE, SIZE_WORDS, UP, piece_value
 from .notation import MoveText
 from .position import Pos, push_distance
 from .state import MarsState, snapshot
-from .words import Words, move_words, seat_name
+from .words import Words, move_sentence, seat_name
 
 STEP_FACING = {"U": UP, "N": 1, "E": 2, "S": 3, "W": 4}
 
@@ -45,8 +45,8 @@ def rests(state: MarsState, seat: int) -> bool:
 
 def stacked(pos: Pos) -> bool:
     """Whether two pieces of one colour share a square: only then can anything block."""
-    status, owner = pos.status, pos.owner
-    keys = [q * 8 + owner[i] for i, q in enumerate(pos.square) if status[i] == BOARD]
+    status, square, owner = pos.status, pos.square, pos.owner
+    keys = [q * 8 + o for s, q, o in zip(status, square, owner, strict=True) if s == BOARD]
     return len(set(keys)) != len(keys)
 
 
@@ -58,10 +58,21 @@ def _find(pos: Pos, seat: int, move: MoveText) -> int:
             if s == RESERVE and owner[i] == seat:
                 return i
         return -1
-    size, facing = pos.size, pos.facing
+    size, facing, square = pos.size, pos.facing, pos.square
+    if square.count(move.square) == 1:
+        # The usual case, one piece on the square: found without a Python loop.
+        i = square.index(move.square)
+        if (
+            status[i] == BOARD
+            and owner[i] == seat
+            and (move.size is None or size[i] == move.size)
+            and (move.facing is None or facing[i] == move.facing)
+        ):
+            return i
+        return -1
     mine = [
         i
-        for i, q in enumerate(pos.square)
+        for i, q in enumerate(square)
         if q == move.square
         and status[i] == BOARD
         and owner[i] == seat
@@ -73,6 +84,38 @@ def _find(pos: Pos, seat: int, move: MoveText) -> int:
     return mine[0]
 
 
+def _colour_masks(pos: Pos, colour: int) -> tuple[int, int]:
+    """Pos.masks for one colour: the squares other colours block totally, and at least partly.
+
+    A square is blocked for a colour by the strongest other colour on it, so only the other
+    colours' strengths are summed.
+    """
+    status, square, owner = pos.status, pos.square, pos.owner
+    low, high = pos.params.block_partial_min, pos.params.block_total_min
+    if low >= 3:
+        # One piece is worth at most 2: only two of another colour on one square can block.
+        keys = [
+            q * 8 + o
+            for s, q, o in zip(status, square, owner, strict=True)
+            if s == BOARD and o != colour
+        ]
+        if len(set(keys)) == len(keys):
+            return 0, 0
+    strength: dict[int, int] = {}
+    get = strength.get
+    for s, q, o, f in zip(status, square, owner, pos.facing, strict=True):
+        if s == BOARD and o != colour:
+            key = q * 8 + o
+            strength[key] = get(key, 0) + (2 if f == UP else 1)
+    total = partial = 0
+    for key, value in strength.items():
+        if value >= low:
+            partial |= 1 << (key >> 3)
+            if value >= high:
+                total |= 1 << (key >> 3)
+    return total, partial
+
+
 def _forbidden(pos: Pos, piece: int, stacks: bool) -> tuple[int, int, int]:
     """Pos.forbidden for a Mother: where it may not pass, nor end; and its colour's specials.
 
@@ -80,18 +123,12 @@ def _forbidden(pos: Pos, piece: int, stacks: bool) -> tuple[int, int, int]:
     blocked, and the masks need not be built.
     """
     params = pos.params
-    status, square, owner = pos.status, pos.square, pos.owner
-    colour = owner[piece]
+    colour = pos.owner[piece]
     if stacks or params.block_partial_min < 3:
-        total, partial = pos.masks()
-        blocked, partly = total[colour], partial[colour]
+        blocked, partly = _colour_masks(pos, colour)
     else:
         blocked = partly = 0
-    specials = params.specials
-    own = 0
-    for i, q in enumerate(square):
-        if q in specials and owner[i] == colour and status[i] == BOARD and i != piece:
-            own |= 1 << q
+    own = pos.own_specials(colour, piece)
     gate = params.gates[pos.size[piece]]
     passing = blocked | gate | (own if params.one_per_colour_always else 0)
     return passing, blocked | partly | gate | own, own
@@ -138,7 +175,7 @@ def simple_move(
     else:
         here, facing = before.square[piece], before.facing[piece]
         walk = steps
-    start, start_facing = here, facing
+    start = here
     for token in walk:
         if token == "F":
             if facing == UP:
@@ -161,9 +198,7 @@ def simple_move(
         return None
     pos = before.copy()
     status, square, owner, sizes, facings = pos.status, pos.square, pos.owner, pos.size, pos.facing
-    enemies = [
-        i for i, q in enumerate(square) if q == here and status[i] == BOARD and owner[i] != seat
-    ]
+    enemies = pos.enemies_at(here, seat)
     if len(move.pushes) != len(enemies):
         return None
     status[piece], square[piece], facings[piece] = BOARD, here, facing
@@ -185,7 +220,7 @@ def simple_move(
             params, size, facing == UP, sizes[pushed], facings[pushed] == UP
         ):
             return None
-        passing, ending, _ = _forbidden(pos, pushed, stacked(pos))
+        passing, ending, _ = _forbidden(pos, pushed, True)
         end = here
         visited = {here}
         for k, letter in enumerate(path):
@@ -202,6 +237,8 @@ def simple_move(
     # Each pushed piece's arrival must find no enemy, or it would push (or ask) in turn.
     for i in moved[1:]:
         colour, q = owner[i], square[i]
+        if square.count(q) == 1:
+            continue  # alone on its square
         for j, s in enumerate(status):
             if square[j] == q and s == BOARD and owner[j] != colour:
                 return None
@@ -214,9 +251,9 @@ def simple_move(
             return None
     after = list(state.pieces)
     for i in moved:
-        after[i] = Piece(owner[i], sizes[i], BOARD, square[i], facings[i])
+        after[i] = piece_value(owner[i], sizes[i], BOARD, square[i], facings[i])
     thing = None if move.piece == "+" else SIZE_WORDS[size]
-    sentence = move_words(words, params, move, seat_name(seat), thing, start, start_facing)
+    sentence = move_sentence(words, params, move, seat_name(seat), thing, start, here, facing)
     rest = list(dice)
     rest.remove(die)
     return {
@@ -236,6 +273,8 @@ def _joins(pos: Pos, piece: int) -> bool:
     """Whether a piece shares its square with another of its colour."""
     status, square, owner = pos.status, pos.square, pos.owner
     here, colour = square[piece], owner[piece]
+    if square.count(here) == 1:
+        return False
     for i, q in enumerate(square):
         if q == here and i != piece and owner[i] == colour and status[i] == BOARD:
             return True

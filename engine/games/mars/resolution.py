@@ -240,13 +240,16 @@ class Resolution:
         masks = pos.masks()
         # A repeat needs an earlier push in this resolution; the mover's own pushes never repeat.
         guard = len(self.seen) > 2 or bool(extra)
+        # The key of the position with the piece moved differs from this one's in the
+        # piece's square alone (it is on the board): made once, its square set per end.
+        keyed = pos.key_list() if guard else []
+        slot = 4 * piece + 1
         for length in range(distance, 0, -1):
             found = []
             for path, end in pos.paths(piece, square, length, 1, masks=masks):
                 if guard:
-                    pos.square[piece] = end
-                    key = pos.key()
-                    pos.square[piece] = square
+                    keyed[slot] = end
+                    key = tuple(keyed)
                     if key in self.seen_set or key in extra:
                         continue
                 found.append((path, end))
@@ -299,6 +302,8 @@ class Resolution:
         needed = self._facing_needed(self.pos, occupants)
         guard = len(self.seen) > 2
         results: dict[tuple[tuple[int, int, int, int], ...], Choice] = {}
+        # Branches move pieces but never change their kind: a clause made once serves all.
+        made: dict[tuple[int, str], Clause] = {}
 
         def walk(
             pos: Pos,
@@ -330,7 +335,9 @@ class Resolution:
                 for path, end in paths:
                     first.setdefault(end, path)
                 for end, path in first.items():
-                    clause = self._clause(pos, piece, path, needed)
+                    clause = made.get((piece, path))
+                    if clause is None:
+                        clause = made[piece, path] = self._clause(pos, piece, path, needed)
                     if rest:
                         nxt = pos.copy()
                         nxt.square[piece] = end
@@ -367,10 +374,11 @@ class Resolution:
                 )
             # Pieces alike in colour, size and facing are one to the player, but the
             # repetition guard tells them apart: push one that may go this way, if any.
-            piece = next(
-                (o for o in matches if self._may_push(pusher, square, o, clause.path)),
-                matches[0],
-            )
+            piece = matches[0]
+            if len(matches) > 1:
+                piece = next(
+                    (o for o in matches if self._may_push(pusher, square, o, clause.path)), piece
+                )
             self._push_along(pusher, square, piece, clause.path, words)
             remaining.remove(piece)
         for piece in remaining:

@@ -22,7 +22,7 @@ def rolled(words: Words, state: MarsState, values: tuple[int, ...]) -> MarsState
     """Take the roll; a seat that can use neither die forfeits the turn."""
     if state.roll is not None or state.chooser is not None:
         raise IllegalAction("the dice are already rolled")
-    if len(values) != 2 or not all(1 <= v <= 6 for v in values):
+    if len(values) != 2 or not (1 <= values[0] <= 6 and 1 <= values[1] <= 6):
         raise IllegalAction(f"a roll of two dice is due, not {list(values)}")
     after = evolve(state, {"roll": tuple(values), "dice": tuple(values)})
     if quick.rests(state, state.to_move):
@@ -122,7 +122,7 @@ def settle(
     """The state after a resolution ran: paused, the game over, or the turn going on."""
     pos = res.pos
     changes: dict[str, Any] = {
-        "pieces": pos.pieces(state.pieces),
+        "pieces": pos.pieces(),
         "dog": pos.dog(),
         "victims": pos.victims,
         "winner": res.winner,
@@ -164,6 +164,7 @@ def _has_turn(state: MarsState, seat: int) -> bool:
 
 def end_turn(words: Words, state: MarsState, changes: dict[str, Any] | None = None) -> MarsState:
     """Pass the turn to the next seat with something to move, or end a guarded game."""
+    fresh = bool(changes)
     if changes:
         state = evolve(state, changes)
     params = state.params
@@ -194,6 +195,10 @@ def end_turn(words: Words, state: MarsState, changes: dict[str, Any] | None = No
         seat = (mover + k) % state.seats
         if _has_turn(state, seat):
             after["to_move"] = seat
+            if fresh:
+                # The state made above is seen by nobody yet: finish it instead of copying it.
+                state.__dict__.update(after)
+                return state
             return evolve(state, after)
     return finish(words, evolve(state, after), f"nobody has a {words.piece_word} left to move")
 

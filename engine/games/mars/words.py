@@ -63,7 +63,22 @@ def move_words(
             square = NEIGHBOUR[square][facing]
         elif token != "F":
             facing = FACING_LETTERS.index(token)
-    here, there = square_label(words, params, start), square_label(words, params, square)
+    return move_sentence(words, params, parsed, who, thing, start, square, facing)
+
+
+def move_sentence(
+    words: Words,
+    params: Params,
+    parsed: MoveText,
+    who: str,
+    thing: str | None,
+    start: int,
+    square: int,
+    facing: int,
+) -> str:
+    """move_words for a move whose steps are known to lead from start to square, facing so."""
+    labels = _labels(words.goal_names, params.specials)
+    here, there = labels[start], labels[square]
     if thing is None:
         moved = " and stays" if square == start else f" and moves it to {there}"
         head = f"{who} enters a small {words.piece_word} on {here}{moved}"
