@@ -32,7 +32,8 @@ from bench_submit import services_on  # noqa: E402
 from sqlalchemy.orm import Session  # noqa: E402
 
 from pbem.mail import outbox  # noqa: E402
-from pbem.mail.transport import SmtpTransport, build_message  # noqa: E402
+from pbem.mail.transport import SmtpTransport  # noqa: E402
+from pbem.mail.wire import build_message  # noqa: E402
 from pbem.models import Outbox  # noqa: E402
 from pbem.play.start import start_game  # noqa: E402
 from pbem.services import Services  # noqa: E402

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from typing import Any, TypeVar, cast
 
@@ -97,14 +98,21 @@ def hold(session: Session, game: Game) -> None:
     session.info.setdefault(HELD, set()).add(game.id)
 
 
-def insert(session: Session, row: Any, lost: str) -> None:
-    """Insert a log row in a savepoint; the key refusing it (a lost race) raises StaleTurn."""
+@contextmanager
+def racing(session: Session, lost: str) -> Iterator[None]:
+    """Write the block in a savepoint; a key refusing it (a lost race) raises StaleTurn."""
     try:
         with session.begin_nested():
-            session.add(row)
-            session.flush()
+            yield
     except IntegrityError as e:
         raise StaleTurn(lost) from e
+
+
+def insert(session: Session, row: Any, lost: str) -> None:
+    """Insert a log row in a savepoint; the key refusing it (a lost race) raises StaleTurn."""
+    with racing(session, lost):
+        session.add(row)
+        session.flush()
 
 
 def append(
@@ -143,11 +151,8 @@ def append(
         # of the game waiting: no race to lose, so no savepoint (two round trips) is needed.
         session.connection().execute(ADD_EVENT, row)
     else:
-        try:
-            with session.begin_nested():
-                session.connection().execute(ADD_EVENT, row)
-        except IntegrityError as e:
-            raise StaleTurn("this turn was already played: another move landed first") from e
+        with racing(session, "this turn was already played: another move landed first"):
+            session.connection().execute(ADD_EVENT, row)
     game.head_seq = seq
     game.head_hash = digest
     return replace(entry, hash=digest)

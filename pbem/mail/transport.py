@@ -13,7 +13,6 @@ from typing import Any, Protocol
 from urllib.parse import parse_qs, unquote, urlsplit
 
 from .wire import Mail, Wire
-from .wire import build_message as build_message  # importable from here, as before
 
 
 class Transport(Protocol):

@@ -46,7 +46,6 @@ class Wire:
 Mail: TypeAlias = EmailMessage | Wire  # what a transport hands over
 
 
-
 def build_message(row: Outbox, mail_from: str) -> EmailMessage:
     """The MIME message for an outbox row: text, and HTML as the alternative."""
     # Long headers must not be folded into RFC 2047 words: List-Unsubscribe must stay a URL.

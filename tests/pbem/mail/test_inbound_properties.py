@@ -15,7 +15,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from pbem.mail import inbound
-from pbem.mail.transport import build_message
+from pbem.mail.wire import build_message
 from pbem.play import replies
 from pbem.text import storable
 
