@@ -44,10 +44,10 @@ from pbem.config import load_settings  # noqa: E402
 from pbem.db import migrate  # noqa: E402
 from pbem.log import store  # noqa: E402
 from pbem.log.games import load  # noqa: E402
+from pbem.luck.core import luck  # noqa: E402
+from pbem.luck.revealed import PerDatabase, Tally  # noqa: E402
 from pbem.models import Event, Game  # noqa: E402
 from pbem.play.start import start_game  # noqa: E402
-from pbem.ratings import luck  # noqa: E402
-from pbem.ratings.revealed import PerDatabase, Tally  # noqa: E402
 from pbem.services import Services  # noqa: E402
 from pbem.tournaments import simulate  # noqa: E402
 from pbem.web.app import create_app  # noqa: E402
@@ -207,6 +207,16 @@ def audit(svc: Services, app: Any, public_id: str, games: int) -> list[tuple[str
     ]
 
 
+def luck_source(revision: str) -> str:
+    """The luck module at a git revision (pbem/ratings/luck.py before it moved)."""
+    for path in ("pbem/luck/core/luck.py", "pbem/ratings/luck.py"):
+        shown = subprocess.run(["git", "show", f"{revision}:{path}"], cwd=ROOT,
+                               capture_output=True, text=True)
+        if shown.returncode == 0:
+            return shown.stdout
+    raise click.ClickException(f"no luck module at {revision}")
+
+
 @click.command()
 @click.option("--quick", is_flag=True, help="3 processes and 200 games.")
 @click.option("--processes", default=5, show_default=True)
@@ -238,12 +248,7 @@ def main(
         runs = [("now", None)]
         if before is not None:
             old = folder / "luck_before.py"
-            old.write_text(
-                subprocess.run(
-                    ["git", "show", f"{before}:pbem/ratings/luck.py"],
-                    cwd=ROOT, check=True, capture_output=True, text=True,
-                ).stdout
-            )
+            old.write_text(luck_source(before))
             runs.insert(0, (f"at {before}", old))
         click.echo(f"Martian Dice luck, one game of {len(json.loads(path.read_text())['events'])}"
                    f" events, median of {processes} fresh processes:")

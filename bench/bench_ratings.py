@@ -5,7 +5,7 @@ Usage: python bench/bench_ratings.py [--quick] [--games N] [--repeat N] [--seed 
 The games are 4-player games of three kinds among a pool of 2,000 players, with random
 ranks (ties included) and now and then a seat that timed out; one player sits in every
 100th game, so that their history has 1,000 points at 100,000 games. The records are built
-before the clock starts (the server builds them from the logs). pbem.ratings.fold.rebuild
+before the clock starts (the server builds them from the logs). pbem.ratings.core.fold.rebuild
 rates each game twice, in its kind and overall; the baseline does the same rating maths
 with nothing else: model.rate on the same teams with the same ranks, once per pool, the
 ratings kept in a dict. Both run alternately `--repeat` times; the best run of each counts.
@@ -31,9 +31,9 @@ from openskill.models import PlackettLuce, PlackettLuceRating
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from pbem.ratings import chart, fold, queries  # noqa: E402
-from pbem.ratings.games import OVERALL, RatedGame, Seat  # noqa: E402
-from pbem.ratings.state import Ratings  # noqa: E402
+from pbem.ratings.core import chart, fold, queries  # noqa: E402
+from pbem.ratings.core.games import OVERALL, RatedGame, Seat  # noqa: E402
+from pbem.ratings.core.state import Ratings  # noqa: E402
 
 KINDS = ("martian-dice", "martian-race", "mars")
 POOL = 2_000

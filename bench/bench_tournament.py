@@ -29,12 +29,12 @@ import networkx as nx
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from pbem.tournaments import pairing  # noqa: E402
-from pbem.tournaments.fold import fold  # noqa: E402
-from pbem.tournaments.formats import plan  # noqa: E402
-from pbem.tournaments.history import history  # noqa: E402
-from pbem.tournaments.model import Event, Tournament  # noqa: E402
-from pbem.tournaments.standings import standings  # noqa: E402
+from pbem.tournaments.core import pairing  # noqa: E402
+from pbem.tournaments.core.fold import fold  # noqa: E402
+from pbem.tournaments.core.formats import plan  # noqa: E402
+from pbem.tournaments.core.history import history  # noqa: E402
+from pbem.tournaments.core.model import Event, Tournament  # noqa: E402
+from pbem.tournaments.core.standings import standings  # noqa: E402
 
 T0 = datetime(2026, 3, 1, tzinfo=UTC)
 

@@ -8,9 +8,10 @@ from sqlalchemy import select
 
 from .. import clock
 from ..models import Player
-from ..ratings import queries, records
+from ..ratings import records
+from ..ratings.core import queries
+from ..ratings.core.games import OVERALL
 from ..ratings.current import CURRENT
-from ..ratings.games import OVERALL
 from .common import fail, ready_services
 
 

@@ -17,10 +17,10 @@ from sqlalchemy.orm import Session
 
 from ..db.kept import PerDatabase
 from ..models import Game, RatedGameRow
-from .fold import apply, rebuild
-from .games import RatedGame
+from .core.fold import apply, rebuild
+from .core.games import RatedGame
+from .core.state import Ratings
 from .records import from_row
-from .state import Ratings
 
 Key = tuple[int, datetime | None]
 

@@ -23,9 +23,9 @@ from ..log import store
 from ..log.chain import check_chain
 from ..log.games import Loaded, loaded_from
 from ..models import Game, RatedGameRow, Tournament
+from ..tournaments.core.scoring import timeout_annulments
 from ..tournaments.log import load as load_tournament
-from ..tournaments.scoring import timeout_annulments
-from .games import RatedGame, Seat, Status
+from .core.games import RatedGame, Seat, Status
 
 UNRATED_DOMAINS = ("@bot.invalid", "@imported.invalid")  # house bots, unknown importees
 

@@ -22,10 +22,11 @@ from ..models import Event, Player
 from ..play import director as games
 from ..play.act import ACTING_KINDS, resign
 from ..play.start import player_for
-from . import formats, service
+from . import service
+from .core import formats
+from .core.plans import Plan
 from .log import Held
 from .log import load as load_tournament
-from .plans import Plan
 
 
 def may_direct(held: Held, player: Player | None) -> bool:

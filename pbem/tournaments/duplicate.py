@@ -20,7 +20,7 @@ from engine.games.martian_dice.state import DiceState, seat_name
 
 from ..errors import Rejected
 from ..log import store
-from ..ratings import luck
+from ..luck.core import luck
 
 KINDS = ("martian-dice", "martian-race", "mad-dog", "martian-frisby")
 

@@ -20,13 +20,13 @@ from ..log.chain import canonical_json, check_chain
 from ..log.games import load
 from ..log.store import LogEntry
 from ..models import Event, Game
-from . import formats
-from .export import results, standings_csv
-from .fold import fold
+from .core import formats
+from .core.export import results, standings_csv
+from .core.fold import fold
+from .core.standings import standings
+from .core.verify import verify
 from .log import Held, core_events, entries
 from .service import seeding_order
-from .standings import standings
-from .verify import verify
 
 FORMAT = "pbem-tournament-log"
 

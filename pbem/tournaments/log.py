@@ -15,9 +15,9 @@ from ..errors import NotFound
 from ..log.chain import canonical_json, chain_hash, now_text
 from ..log.store import LogEntry, insert
 from ..models import Tournament, TournamentEvent
-from .fold import fold
-from .model import Event
-from .model import Tournament as State
+from .core.fold import fold
+from .core.model import Event
+from .core.model import Tournament as State
 
 
 def append(

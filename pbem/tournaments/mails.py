@@ -12,8 +12,8 @@ from ..context import Context
 from ..mail import compose, outbox
 from ..models import Outbox, Player
 from . import reports
+from .core.standings import standings
 from .log import Held
-from .standings import standings
 
 
 def queue_registration(session: Session, ctx: Context, held: Held, email: str) -> None:

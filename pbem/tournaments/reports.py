@@ -6,11 +6,11 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
+from .core.model import Table, Tournament
+from .core.plans import Plan
+from .core.standings import Standing, standings
+from .core.tiebreaks import TITLES as TIEBREAK_TITLES
 from .log import Held
-from .model import Table, Tournament
-from .plans import Plan
-from .standings import Standing, standings
-from .tiebreaks import TITLES as TIEBREAK_TITLES
 
 SYSTEM_NAMES = {
     "round-robin": "Round robin",

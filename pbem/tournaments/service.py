@@ -28,15 +28,16 @@ from ..log.chain import GENESIS, now_text
 from ..log.games import Loaded, load
 from ..models import Game, Player, Tournament, TournamentEntrant, TournamentSecret
 from ..play.start import start_game
-from . import duplicate, formats, log, mails
-from .config import check_fits, parse_config
-from .errors import TournamentError
-from .export import standings_hash
-from .fold import fold
+from . import duplicate, log, mails
+from .core import formats
+from .core.config import check_fits, parse_config
+from .core.errors import TournamentError
+from .core.export import standings_hash
+from .core.fold import fold
+from .core.model import Event
+from .core.model import Tournament as State
+from .core.plans import Plan
 from .log import Held
-from .model import Event
-from .model import Tournament as State
-from .plans import Plan
 
 PAIRINGS_PER_TICK = 64  # a round robin pairs a round at a time; bounded so a tick ends
 

@@ -27,7 +27,8 @@ from ..models import Game
 from ..play.act import submit
 from ..play.start import player_for
 from ..services import Services
-from . import fairness, reports, service
+from . import reports, service
+from .core import fairness
 from .log import Held
 from .log import load as load_tournament
 

@@ -10,9 +10,9 @@ from sqlalchemy.orm import Session
 from ..errors import NotFound, NotYet
 from ..log import store
 from ..log.games import Loaded, dice_held, games_of, load, loaded_from
+from ..luck.core import luck
+from ..luck.revealed import REVEALED
 from ..models import Player
-from ..ratings import luck
-from ..ratings.revealed import REVEALED
 from ..services import services
 from .helpers import check_open
 

@@ -13,11 +13,11 @@ import engine
 from .. import clock
 from ..errors import NotFound, Rejected
 from ..models import Player
-from ..ratings import queries
-from ..ratings.chart import chart
+from ..ratings.core import queries
+from ..ratings.core.chart import chart
+from ..ratings.core.games import OVERALL
+from ..ratings.core.state import Ratings
 from ..ratings.current import CURRENT
-from ..ratings.games import OVERALL
-from ..ratings.state import Ratings
 from ..services import services
 
 bp = Blueprint("ratings", __name__)

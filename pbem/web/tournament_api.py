@@ -13,10 +13,11 @@ from ..errors import NotYet
 from ..models import Tournament
 from ..ratings.current import rating_of
 from ..services import services
-from ..tournaments import boards, formats, reports, service
-from ..tournaments.export import results, standings_rows
+from ..tournaments import boards, reports, service
+from ..tournaments.core import formats
+from ..tournaments.core.export import results, standings_rows
+from ..tournaments.core.standings import standings
 from ..tournaments.log import Held, load
-from ..tournaments.standings import standings
 from .api import api_player, body
 
 bp = Blueprint("tournament_api", __name__, url_prefix="/api/tournaments")

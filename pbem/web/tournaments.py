@@ -17,10 +17,11 @@ from ..models import Player, Tournament
 from ..play.start import player_for
 from ..ratings.current import rating_of
 from ..services import services
-from ..tournaments import boards, directing, exports, formats, mails, reports, service
+from ..tournaments import boards, directing, exports, mails, reports, service
+from ..tournaments.core import formats
+from ..tournaments.core.standings import standings
+from ..tournaments.core.tiebreaks import TITLES
 from ..tournaments.log import Held, load
-from ..tournaments.standings import standings
-from ..tournaments.tiebreaks import TITLES
 from .helpers import current_player
 
 bp = Blueprint("tournaments", __name__, url_prefix="/tournaments")

@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 from datetime import UTC, datetime, timedelta
 
-from pbem.ratings.games import RatedGame, Seat, Status
+from pbem.ratings.core.games import RatedGame, Seat, Status
 
 START = datetime(2025, 1, 1, tzinfo=UTC)
 KINDS = ("martian-dice", "martian-race", "mars")

@@ -8,10 +8,10 @@ from datetime import UTC, datetime, timedelta, timezone
 
 import pytest
 
-from pbem.ratings import axes, chart, fold, queries
-from pbem.ratings.games import OVERALL, RatedGame, Seat
-from pbem.ratings.scale import display
-from pbem.ratings.state import Point
+from pbem.ratings.core import axes, chart, fold, queries
+from pbem.ratings.core.games import OVERALL, RatedGame, Seat
+from pbem.ratings.core.scale import display
+from pbem.ratings.core.state import Point
 
 SVG = "{http://www.w3.org/2000/svg}"
 T0 = datetime(2026, 1, 1, tzinfo=UTC)

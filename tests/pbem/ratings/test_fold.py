@@ -9,9 +9,9 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from pbem.ratings import fold, scale, skill
-from pbem.ratings.games import OVERALL, InvalidGame, OutOfOrder, RatedGame, Seat, Status
-from pbem.ratings.state import History, Ratings
+from pbem.ratings.core import fold, scale, skill
+from pbem.ratings.core.games import OVERALL, InvalidGame, OutOfOrder, RatedGame, Seat, Status
+from pbem.ratings.core.state import History, Ratings
 from tests.pbem.ratings.randomgames import random_games
 
 DAY = timedelta(days=1)

@@ -6,7 +6,7 @@ from datetime import UTC, datetime
 
 import pytest
 
-from pbem.ratings.games import InvalidGame, RatedGame, Seat, Status
+from pbem.ratings.core.games import InvalidGame, RatedGame, Seat, Status
 
 AT = datetime(2026, 3, 1, 12, tzinfo=UTC)
 

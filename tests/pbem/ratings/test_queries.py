@@ -6,9 +6,9 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from pbem.ratings import fold, queries
-from pbem.ratings.games import OVERALL, RatedGame, Seat, Status
-from pbem.ratings.state import Ratings
+from pbem.ratings.core import fold, queries
+from pbem.ratings.core.games import OVERALL, RatedGame, Seat, Status
+from pbem.ratings.core.state import Ratings
 from tests.pbem.ratings.randomgames import random_games
 
 DAY = timedelta(days=1)

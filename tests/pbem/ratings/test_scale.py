@@ -7,8 +7,8 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from pbem.ratings import scale
-from pbem.ratings.skill import SIGMA
+from pbem.ratings.core import scale
+from pbem.ratings.core.skill import SIGMA
 
 
 def test_idle_days_count_fractions_of_a_day():

@@ -15,8 +15,8 @@ from pbem.play import deadlines
 from pbem.play import director as directing_games
 from pbem.play.start import start_game
 from pbem.ratings import records
+from pbem.ratings.core.fold import rebuild
 from pbem.ratings.current import Current
-from pbem.ratings.fold import rebuild
 from pbem.tournaments import simulate
 
 from ..pipe import svc_of

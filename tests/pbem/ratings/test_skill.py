@@ -22,8 +22,8 @@ from datetime import UTC, datetime
 import pytest
 from openskill.models import PlackettLuceRating
 
-from pbem.ratings import fold, scale, skill
-from pbem.ratings.games import OVERALL, RatedGame, Seat
+from pbem.ratings.core import fold, scale, skill
+from pbem.ratings.core.games import OVERALL, RatedGame, Seat
 
 TAU = 25 / 300
 BETA = 25 / 6
@@ -121,7 +121,7 @@ def test_a_shared_place_between_different_ratings_rates_as_worked_by_hand():
     assert [m for m, _ in after] == pytest.approx([m for m, _ in expected], rel=1e-12)
     assert [s for _, s in after] == pytest.approx([s for _, s in expected], rel=1e-12)
     # The tied seats keep their own mu changes (-0.836809 and -0.450170): openskill 6.2's
-    # averaging of a shared place's changes is a no-op (see pbem.ratings.skill).
+    # averaging of a shared place's changes is a no-op (see pbem.ratings.core.skill).
     assert after[1][0] - 30 != pytest.approx(after[2][0] - 25)
 
 

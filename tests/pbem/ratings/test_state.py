@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import astuple
 from datetime import UTC, datetime, timedelta
 
-from pbem.ratings.state import History, Point, Standing
+from pbem.ratings.core.state import History, Point, Standing
 
 T0 = datetime(2026, 1, 1, tzinfo=UTC)
 ROWS = [

@@ -6,8 +6,8 @@ from collections.abc import Iterable, Sequence
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from pbem.tournaments.fold import fold
-from pbem.tournaments.model import Event, Tournament
+from pbem.tournaments.core.fold import fold
+from pbem.tournaments.core.model import Event, Tournament
 
 T0 = datetime(2026, 3, 1, 12, 0, tzinfo=UTC)
 

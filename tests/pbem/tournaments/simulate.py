@@ -6,9 +6,9 @@ import random
 from collections.abc import Callable, Collection
 from datetime import timedelta
 
-from pbem.tournaments.formats import is_over, plan, unfinished
-from pbem.tournaments.model import Tournament
-from pbem.tournaments.plans import Plan
+from pbem.tournaments.core.formats import is_over, plan, unfinished
+from pbem.tournaments.core.model import Tournament
+from pbem.tournaments.core.plans import Plan
 
 from .logs import Log
 

@@ -6,13 +6,13 @@ from typing import Any
 
 import pytest
 
-from pbem.tournaments.config import (
+from pbem.tournaments.core.config import (
     TABLE_TIEBREAKS,
     TWO_PLAYER_TIEBREAKS,
     check_fits,
     parse_config,
 )
-from pbem.tournaments.errors import BadFormat, InvalidEvent, TournamentError
+from pbem.tournaments.core.errors import BadFormat, InvalidEvent, TournamentError
 
 
 def create(**fields: Any) -> dict[str, Any]:

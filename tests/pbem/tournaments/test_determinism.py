@@ -8,8 +8,8 @@ import subprocess
 import sys
 from pathlib import Path
 
-from pbem.tournaments.fold import fold
-from pbem.tournaments.formats import plan
+from pbem.tournaments.core.fold import fold
+from pbem.tournaments.core.formats import plan
 
 from .logs import Log
 from .simulate import run
@@ -18,8 +18,8 @@ ROOT = Path(__file__).resolve().parents[3]
 
 SCENARIO = """
 import json
-from pbem.tournaments.export import results
-from pbem.tournaments.formats import plan
+from pbem.tournaments.core.export import results
+from pbem.tournaments.core.formats import plan
 from tests.pbem.tournaments.logs import Log
 from tests.pbem.tournaments.simulate import run
 

@@ -6,9 +6,9 @@ import json
 
 import pytest
 
-from pbem.tournaments.errors import InvalidEvent
-from pbem.tournaments.export import results, standings_csv, standings_from_results
-from pbem.tournaments.standings import standings
+from pbem.tournaments.core.errors import InvalidEvent
+from pbem.tournaments.core.export import results, standings_csv, standings_from_results
+from pbem.tournaments.core.standings import standings
 
 from .logs import Log
 from .simulate import run

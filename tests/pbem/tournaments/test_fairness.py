@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from pbem.tournaments.fairness import fairness
+from pbem.tournaments.core.fairness import fairness
 
 from .logs import Log
 from .simulate import run

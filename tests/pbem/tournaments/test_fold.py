@@ -6,9 +6,9 @@ from datetime import timedelta
 
 import pytest
 
-from pbem.tournaments.errors import IllegalEvent, InvalidEvent
-from pbem.tournaments.fold import fold
-from pbem.tournaments.model import Event
+from pbem.tournaments.core.errors import IllegalEvent, InvalidEvent
+from pbem.tournaments.core.fold import fold
+from pbem.tournaments.core.model import Event
 
 from .logs import T0, Log
 

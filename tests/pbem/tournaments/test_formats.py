@@ -6,8 +6,8 @@ from datetime import timedelta
 
 import pytest
 
-from pbem.tournaments.formats import forecast_end, is_over, plan
-from pbem.tournaments.plans import Plan
+from pbem.tournaments.core.formats import forecast_end, is_over, plan
+from pbem.tournaments.core.plans import Plan
 
 from .logs import Log
 

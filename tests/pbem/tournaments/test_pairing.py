@@ -6,9 +6,9 @@ import itertools
 
 import pytest
 
-from pbem.tournaments import pairing
-from pbem.tournaments.formats import plan
-from pbem.tournaments.history import history
+from pbem.tournaments.core import pairing
+from pbem.tournaments.core.formats import plan
+from pbem.tournaments.core.history import history
 
 from .logs import Log
 

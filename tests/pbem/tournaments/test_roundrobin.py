@@ -7,8 +7,8 @@ from collections import Counter
 
 import pytest
 
-from pbem.tournaments.designs import KIRKMAN_15, affine_geometry, is_resolvable, resolvable
-from pbem.tournaments.roundrobin import Round, berger, schedule
+from pbem.tournaments.core.designs import KIRKMAN_15, affine_geometry, is_resolvable, resolvable
+from pbem.tournaments.core.formats.roundrobin import Round, berger, schedule
 
 
 def players(n: int) -> list[str]:

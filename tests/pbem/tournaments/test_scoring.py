@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from pbem.tournaments.scoring import average_places, place_points, scored_games, totals
+from pbem.tournaments.core.scoring import average_places, place_points, scored_games, totals
 
 from .logs import Log
 

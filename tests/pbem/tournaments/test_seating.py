@@ -6,10 +6,10 @@ import itertools
 
 import pytest
 
-from pbem.tournaments.formats import plan
-from pbem.tournaments.history import history
-from pbem.tournaments.plans import Penalty
-from pbem.tournaments.seating import seat_order, seat_tables, table_sizes
+from pbem.tournaments.core.formats import plan
+from pbem.tournaments.core.history import history
+from pbem.tournaments.core.plans import Penalty
+from pbem.tournaments.core.seating import seat_order, seat_tables, table_sizes
 
 from .logs import Log
 

@@ -17,10 +17,10 @@ from pbem.play import deadlines
 from pbem.play.act import submit
 from pbem.play.start import player_for
 from pbem.tournaments import directing, exports, service, simulate
-from pbem.tournaments.export import results, standings_from_results
+from pbem.tournaments.core.export import results, standings_from_results
+from pbem.tournaments.core.standings import standings
 from pbem.tournaments.log import entries
 from pbem.tournaments.log import load as load_tournament
-from pbem.tournaments.standings import standings
 
 from ..pipe import svc_of
 

@@ -18,13 +18,13 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pbem.tournaments.export import results, standings_from_results
-from pbem.tournaments.formats import is_over
-from pbem.tournaments.history import history
-from pbem.tournaments.model import Tournament
-from pbem.tournaments.plans import Plan
-from pbem.tournaments.standings import standings
-from pbem.tournaments.verify import verify
+from pbem.tournaments.core.export import results, standings_from_results
+from pbem.tournaments.core.formats import is_over
+from pbem.tournaments.core.history import history
+from pbem.tournaments.core.model import Tournament
+from pbem.tournaments.core.plans import Plan
+from pbem.tournaments.core.standings import standings
+from pbem.tournaments.core.verify import verify
 
 from .logs import Log
 from .simulate import run

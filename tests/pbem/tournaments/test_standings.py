@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from pbem.tournaments.standings import standings
+from pbem.tournaments.core.standings import standings
 
 from .logs import Log
 

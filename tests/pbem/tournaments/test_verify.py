@@ -6,9 +6,9 @@ from dataclasses import replace
 
 import pytest
 
-from pbem.tournaments.export import standings_hash
-from pbem.tournaments.model import Event
-from pbem.tournaments.verify import verify
+from pbem.tournaments.core.export import standings_hash
+from pbem.tournaments.core.model import Event
+from pbem.tournaments.core.verify import verify
 
 from .logs import Log
 from .simulate import run

@@ -5,8 +5,9 @@ from __future__ import annotations
 from collections import Counter
 
 from pbem.log.games import load
+from pbem.luck import revealed
+from pbem.luck.core import luck
 from pbem.play.start import start_game
-from pbem.ratings import luck, revealed
 from pbem.tournaments import simulate
 from pbem.web.luck import game_luck
 

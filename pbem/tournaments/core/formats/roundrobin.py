@@ -5,9 +5,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from .designs import resolvable
-from .history import SEATS, History
-from .seating import Search, improve, seat_order, table_sizes
+from ..designs import resolvable
+from ..history import SEATS, History
+from ..seating import Search, improve, seat_order, table_sizes
 
 # Two players: the circle method (the last player fixed, the others turning), which gives every
 # player the first seat in half their games, give or take one; a double round robin repeats the

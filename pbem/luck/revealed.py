@@ -22,7 +22,7 @@ from sqlalchemy.orm import Session
 
 from ..db.kept import PerDatabase
 from ..models import Event, Game
-from .luck import Fairness, fairness_of
+from .core.luck import Fairness, fairness_of
 
 Key = tuple[int, int, str | None]
 BATCH = 500  # game ids per query, well under every database's limit on bound parameters

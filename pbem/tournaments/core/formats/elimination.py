@@ -5,11 +5,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from .history import history
-from .model import Table, Tournament
-from .plans import Plan, PlannedBye, make_plan
-from .scoring import average_places
-from .seating import Search, seat_order, table_sizes
+from ..history import history
+from ..model import Table, Tournament
+from ..plans import Plan, PlannedBye, make_plan
+from ..scoring import average_places
+from ..seating import Search, seat_order, table_sizes
 
 
 @dataclass(frozen=True)

@@ -7,14 +7,14 @@ from collections.abc import Collection
 from datetime import datetime, timedelta
 from functools import lru_cache
 
+from ..errors import utc
+from ..history import history
+from ..model import Table, Tournament
+from ..pairing import penalty
+from ..plans import Plan, PlannedBye, make_plan
+from ..seating import Search
 from . import elimination, knockout, roundrobin
-from .errors import utc
-from .history import history
-from .model import Table, Tournament
-from .pairing import penalty
-from .plans import Plan, PlannedBye, make_plan
 from .rolling import plan_rolling
-from .seating import Search
 from .swiss import plan_swiss
 
 # `plan(t, now, away)` is a pure function of the folded log, the time and who is away: round robin

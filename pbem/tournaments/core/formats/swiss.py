@@ -4,12 +4,12 @@ from __future__ import annotations
 
 from collections.abc import Collection
 
-from . import pairing
-from .history import History, history
-from .model import Tournament
-from .plans import Penalty, Plan, PlannedBye, make_plan
-from .scoring import bye_points
-from .seating import seat_tables, table_sizes
+from .. import pairing
+from ..history import History, history
+from ..model import Tournament
+from ..plans import Penalty, Plan, PlannedBye, make_plan
+from ..scoring import bye_points
+from ..seating import seat_tables, table_sizes
 
 
 def plan_swiss(t: Tournament, away: Collection[str]) -> Plan | None:

@@ -5,11 +5,11 @@ from __future__ import annotations
 from collections.abc import Collection
 from datetime import datetime, timedelta
 
-from .errors import utc
-from .history import history
-from .model import Tournament
-from .plans import Plan, make_plan
-from .seating import table_sizes
+from ..errors import utc
+from ..history import history
+from ..model import Tournament
+from ..plans import Plan, make_plan
+from ..seating import table_sizes
 from .swiss import seat
 
 # A player is free when active, not away, playing fewer than c games and with fewer than G games

@@ -8,7 +8,7 @@ import pytest
 
 import engine
 from engine import Played, Rolled
-from pbem.ratings import luck
+from pbem.luck.core import luck
 
 NOTHING = (0, 0, 0, 0, 0)
 

@@ -8,7 +8,7 @@ from functools import cache
 import pytest
 
 from engine.games.martian_dice.dice import DICE, FACE_CHANCE, TANK, add, pickable, turn_points
-from pbem.ratings import turn_odds
+from pbem.luck.core import turn_odds
 
 NOTHING = (0, 0, 0, 0, 0)
 

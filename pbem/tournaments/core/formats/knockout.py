@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .history import history
-from .model import Table, Tournament
-from .pairing import penalty
-from .plans import Plan, PlannedBye, make_plan
-from .scoring import average_places
+from ..history import history
+from ..model import Table, Tournament
+from ..pairing import penalty
+from ..plans import Plan, PlannedBye, make_plan
+from ..scoring import average_places
 
 # Two players: a bracket of the next power of two, seed 1 against the last seed, seeds placed so
 # that 1 and 2 can only meet in the final; missing seeds are byes for the top seeds. A drawn game

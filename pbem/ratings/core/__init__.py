@@ -1,0 +1,1 @@
+"""The pure core of ratings: finished games folded into openskill ratings, read and drawn."""
