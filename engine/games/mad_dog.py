@@ -106,6 +106,10 @@ class MadDog(MarsRules):
             dog_phase=True,
         )
 
+    def series_by_game_points(self, options: Mapping[str, OptionValue]) -> bool:
+        """Always: the rulebook's Tournament or Multi-Game Scoring adds each game's points."""
+        return True
+
 
 RULES = MadDog()
 VERSIONS = older_versions(MadDog)

@@ -207,6 +207,10 @@ class MartianRace(MarsRules):
             dog_phase=bool(options["mad_dog_phase"]),
         )
 
+    def series_by_game_points(self, options: Mapping[str, OptionValue]) -> bool:
+        """With the Mad Dog phase, whose scoring adds each game's points, as in Mad Dog."""
+        return bool(options.get("mad_dog_phase"))
+
 
 def older_versions(newest: type[MarsRules]) -> tuple[MarsRules, ...]:
     """Rules versions 1 and 2 of a movement-system game, made from its newest class.

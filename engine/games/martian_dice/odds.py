@@ -15,7 +15,7 @@ from __future__ import annotations
 import math
 from functools import cache
 
-from engine.games.martian_dice.dice import (
+from .dice import (
     BONUS,
     CHICKEN,
     COW,

@@ -7,8 +7,8 @@ from functools import cache
 
 import pytest
 
+from engine.games.martian_dice import odds
 from engine.games.martian_dice.dice import DICE, FACE_CHANCE, TANK, add, pickable, turn_points
-from pbem.ratings import turn_odds
 
 NOTHING = (0, 0, 0, 0, 0)
 
@@ -53,25 +53,25 @@ ASIDES = [a for aside in range(DICE - 5, DICE) for a in compositions(aside)]
 
 def test_every_position_with_few_dice_left_expects_what_a_search_over_face_counts_finds():
     for aside in ASIDES:
-        assert turn_odds.expected_roll(aside) == pytest.approx(expected_roll(aside), abs=1e-12)
+        assert odds.expected_roll(aside) == pytest.approx(expected_roll(aside), abs=1e-12)
 
 
 def test_every_roll_with_few_dice_left_is_worth_what_a_search_over_face_counts_finds():
     for aside in ASIDES[::7]:
         for rolled, _ in outcomes(DICE - sum(aside)):
-            found = turn_odds.roll_worth(aside, rolled)
+            found = odds.roll_worth(aside, rolled)
             assert found == pytest.approx(roll_worth(aside, rolled), abs=1e-12), (aside, rolled)
 
 
 def test_a_turn_from_nothing_expects_the_figure_the_search_over_face_counts_gave():
     # 3.1103817468376738 by the search over face counts, which takes seconds.
-    assert turn_odds.expected_roll(NOTHING) == pytest.approx(3.1103817468376738, abs=1e-12)
+    assert odds.expected_roll(NOTHING) == pytest.approx(3.1103817468376738, abs=1e-12)
 
 
 def test_the_outcomes_of_each_roll_add_up_to_certainty():
     for dice in range(DICE + 1):
         for kinds in range(4):
-            total = sum(chance for *_, chance in turn_odds._outcomes(dice, kinds))
+            total = sum(chance for *_, chance in odds._outcomes(dice, kinds))
             assert total == pytest.approx(1.0, abs=1e-12)
 
 
@@ -86,4 +86,4 @@ def test_the_outcomes_of_each_roll_add_up_to_certainty():
     ],
 )
 def test_positions_that_play_alike_share_a_key(aside, key):
-    assert turn_odds.key_of(aside) == key
+    assert odds.key_of(aside) == key
