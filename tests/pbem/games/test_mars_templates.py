@@ -56,7 +56,7 @@ def mad_dog_phase():
 @pytest.mark.parametrize("env", ENVIRONMENTS)
 def test_the_race_board_draws_every_square_special_and_piece(env):
     view = RACE.view(race_mid_game(), 1)
-    html = render(env, "games/martian-race.html", view)
+    html = render(env, "games/martian-race/board.html", view)
     assert html.count("data-square=") == 64
     assert len(svg_of(html).findall(".//{http://www.w3.org/2000/svg}title")) == 64
     for name in ("Home", "Government Center", "Supply Depot", "Launch Pad"):
@@ -75,7 +75,7 @@ def test_the_race_board_draws_every_square_special_and_piece(env):
 @pytest.mark.parametrize("env", ENVIRONMENTS)
 def test_the_mad_dog_board_draws_the_dog_unmistakably(env):
     view = MAD_DOG.view(mad_dog_phase(), None)
-    html = render(env, "games/mad-dog.html", view)
+    html = render(env, "games/mad-dog/board.html", view)
     assert html.count("data-square=") == 64
     svg_of(html)
     for name in ("Market", "Well", "Kennel"):
@@ -89,7 +89,7 @@ def test_the_mad_dog_board_draws_the_dog_unmistakably(env):
 @pytest.mark.parametrize("env", ENVIRONMENTS)
 def test_the_race_text_shows_the_board_rank_by_rank(env):
     view = RACE.view(race_mid_game(), 1)
-    text = render(env, "games/martian-race.txt", view)
+    text = render(env, "games/martian-race/board.txt", view)
     assert "&#39;" not in text and "&amp;" not in text
     rows = {m[1]: m[2] for m in re.finditer(r"^ ([1-8])    (.*)$", text, re.M)}
     assert set(rows) == set("12345678")
@@ -110,7 +110,7 @@ def test_the_race_text_shows_the_board_rank_by_rank(env):
 @pytest.mark.parametrize("env", ENVIRONMENTS)
 def test_the_mad_dog_text_names_the_dog_and_its_victims(env):
     view = MAD_DOG.view(mad_dog_phase(), 0)
-    text = render(env, "games/mad-dog.txt", view)
+    text = render(env, "games/mad-dog/board.txt", view)
     assert "Mad Dog, turn 1 - the Mad Dog is loose" in text
     assert "DOG is the Mad Dog (Red, pointing E)" in text
     assert "[1] Market h2 (smalls only)" in text
@@ -125,6 +125,6 @@ def test_a_finished_game_renders_its_outcome():
     state = step(RACE, state, Rolled((1, 1)))
     state = step(RACE, state, Resigned(0))
     view = RACE.view(state, None)
-    text = render("server", "games/martian-race.txt", view)
+    text = render("server", "games/martian-race/board.txt", view)
     assert "Game over: Blue wins" in text
-    assert render("server", "games/martian-race.html", view).count("data-square=") == 64
+    assert render("server", "games/martian-race/board.html", view).count("data-square=") == 64

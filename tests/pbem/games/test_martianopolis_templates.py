@@ -52,7 +52,7 @@ def with_tops(state: MartianopolisState, tops: dict[int, str]) -> MartianopolisS
 
 def render(env: str, name: str, state: MartianopolisState, seat: int | None) -> str:
     suffix = "html" if name == "page" else "txt"
-    template = ENVIRONMENTS[env].get_template(f"games/martianopolis-500.{suffix}")
+    template = ENVIRONMENTS[env].get_template(f"games/martianopolis-500/board.{suffix}")
     return template.render(view=RULES.view(state, seat))
 
 

@@ -55,7 +55,7 @@ def render(env: str, name: str, state: DiceState, seat: int | None = None) -> st
 
 @pytest.mark.parametrize("env", ENVIRONMENTS)
 def test_the_page_draws_all_13_dice_as_labelled_svg_pictures(env):
-    html = render(env, "games/martian-dice.html", sample_turn_mid_way(), RED)
+    html = render(env, "games/martian-dice/board.html", sample_turn_mid_way(), RED)
     assert html.count("<svg") == 13
     labels = re.findall(r'aria-label="([^"]+)"', html)
     assert labels.count("Tank") == 3
@@ -68,7 +68,7 @@ def test_the_page_draws_all_13_dice_as_labelled_svg_pictures(env):
 
 @pytest.mark.parametrize("env", ENVIRONMENTS)
 def test_the_page_shows_the_tray_the_roll_and_the_scores(env):
-    html = render(env, "games/martian-dice.html", sample_turn_mid_way(), RED)
+    html = render(env, "games/martian-dice/board.html", sample_turn_mid_way(), RED)
     tray = html[html.index('class="md-tray"') : html.index('class="md-scores"')]
     assert re.findall(r'aria-label="([^"]+)"', tray) == ["Tank"] * 3 + ["Human"] * 4
     assert "Tanks 3 · Death rays 0 · Humans 4 · Cows 0 · Chickens 0" in tray
@@ -82,7 +82,7 @@ def test_the_page_shows_the_tray_the_roll_and_the_scores(env):
 @pytest.mark.parametrize("env", ENVIRONMENTS)
 def test_unrolled_dice_wait_in_the_cup(env):
     state = go(RULES.start(2, {"first_player": BLUE}), faces(T=2, R=3, H=8), "H roll")
-    html = render(env, "games/martian-dice.html", state)
+    html = render(env, "games/martian-dice/board.html", state)
     assert re.findall(r'aria-label="([^"]+)"', html).count("Not rolled") == 3
     assert "in the cup, 3 to roll" in html and "Blue to roll" in html
 
@@ -90,10 +90,10 @@ def test_unrolled_dice_wait_in_the_cup(env):
 @pytest.mark.parametrize("env", ENVIRONMENTS)
 def test_both_renderings_say_who_has_played_in_the_final_round(env):
     state = final_round_state()
-    html = render(env, "games/martian-dice.html", state, GREEN)
+    html = render(env, "games/martian-dice/board.html", state, GREEN)
     assert "final round" in html
     assert "Played in the final round: Red, Blue." in html
-    text = render(env, "games/martian-dice.txt", state, GREEN)
+    text = render(env, "games/martian-dice/board.txt", state, GREEN)
     assert "FINAL ROUND: someone has reached 25" in text
     assert "Played in the final round: Red, Blue" in text
 
@@ -101,8 +101,8 @@ def test_both_renderings_say_who_has_played_in_the_final_round(env):
 @pytest.mark.parametrize("env", ENVIRONMENTS)
 def test_both_renderings_show_the_duel_and_the_outcome(env):
     state = after_a_duel()
-    html = render(env, "games/martian-dice.html", state)
-    text = render(env, "games/martian-dice.txt", state)
+    html = render(env, "games/martian-dice/board.html", state)
+    text = render(env, "games/martian-dice/board.txt", state)
     reason = RULES.outcome(state).reason
     assert reason == (
         "Red and Green tie with 27 points; Red wins the death-ray duel (Red 3, Green 2 rays)"
@@ -115,7 +115,7 @@ def test_both_renderings_show_the_duel_and_the_outcome(env):
 
 
 def test_the_mail_text_lists_the_roll_aside_and_scores_in_server_layout():
-    text = render("server", "games/martian-dice.txt", sample_turn_mid_way(), RED)
+    text = render("server", "games/martian-dice/board.txt", sample_turn_mid_way(), RED)
     lines = text.splitlines()
     assert "Just rolled:  T R R C C C K   (1 tank, 2 death rays, 3 cows, 1 chicken)" in lines
     assert "Set aside:    T 3  R 0  H 4  C 0  K 0   (worth 0 now: tanks outnumber death rays)" in (
@@ -129,7 +129,7 @@ def test_the_mail_text_lists_the_roll_aside_and_scores_in_server_layout():
 
 def test_the_mail_text_summarises_the_last_turn():
     state = go(sample_turn_mid_way(), "R stop")
-    text = render("server", "games/martian-dice.txt", state)
+    text = render("server", "games/martian-dice/board.txt", state)
     assert "Last turn: Red played H roll, R stop." in text
     assert "Set aside 3 tanks, 2 death rays, 4 humans: 0 points (tanks outnumbered" in text
     assert "Blue is about to roll 13 dice." in text
@@ -138,8 +138,8 @@ def test_the_mail_text_summarises_the_last_turn():
 def test_names_are_escaped_in_the_page_but_not_in_the_mail_text():
     view = RULES.view(sample_turn_mid_way(), RED)
     view["players"] = ["<b>Zax</b>", "Kwyjibo & co", "Green"]
-    html = ENVIRONMENTS["plain"].get_template("games/martian-dice.html").render(view=view)
-    text = ENVIRONMENTS["plain"].get_template("games/martian-dice.txt").render(view=view)
+    html = ENVIRONMENTS["plain"].get_template("games/martian-dice/board.html").render(view=view)
+    text = ENVIRONMENTS["plain"].get_template("games/martian-dice/board.txt").render(view=view)
     assert "&lt;b&gt;Zax&lt;/b&gt;" in html and "<b>Zax</b>" not in html
     assert "Kwyjibo &amp; co" in html
     assert "<b>Zax</b>" in text and "Kwyjibo & co" in text and "&amp;" not in text
@@ -152,13 +152,14 @@ def test_every_state_of_a_random_game_renders(seats):
     for event in (*game.events, None):
         for viewer in (None, 0):
             view = RULES.view(state, viewer)
-            for name in ("games/martian-dice.html", "games/martian-dice.txt"):
+            for name in ("games/martian-dice/board.html", "games/martian-dice/board.txt"):
                 out = ENVIRONMENTS["server"].get_template(name).render(view=view)
                 assert all(player in out for player in view["players"])
                 assert f"ound {view['round']}" in out
                 if view["outcome"]:
                     assert view["outcome"]["reason"] in out
-            html = ENVIRONMENTS["server"].get_template("games/martian-dice.html").render(view=view)
+            board = ENVIRONMENTS["server"].get_template("games/martian-dice/board.html")
+            html = board.render(view=view)
             assert html.count("<svg") == 13
         if event is not None:
             state = step(RULES, state, event)
