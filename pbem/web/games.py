@@ -193,6 +193,13 @@ def player_page(player_id: int) -> str:
             raise NotFound(f"there is no player {player_id}")
         viewer = current_player(session)
         games = listing.rows(session, svc.signer, games_of(session, player), viewer)
+        luck = player_luck(session, player)
+        # How each game played measures a roll, in the words of its luck model.
+        explained = {
+            rules.title: rules.luck.explain
+            for rules in (engine.rules_for(kind) for kind in dict.fromkeys(r["kind"] for r in luck))
+            if rules.luck is not None
+        }
         return render_template("player.html", shown=player, games=games,
                                rated=player_ratings(session, player),
-                               luck=player_luck(session, player))
+                               luck=luck, luck_explained=explained)
