@@ -1,4 +1,4 @@
-"""Martian Race v1.2: Martians race Home, Government Center, Supply Depot, Launch Pad (RULES §1)."""
+"""Martian Race v1.2: Martians race Home, Government Center, Supply Depot, Launch Pad."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from ..core import Option, OptionValue
 from ..errors import SetupError
 from .mars import MarsRules, Params, parse_square
 
-# RULES §1.1: Martians per player allowed for each player count, the first being the default.
+# The rulebook's pieces table: Martians per player for each player count, the first the default.
 MARTIANS = {2: (5,), 3: (4, 5), 4: (3, 4), 5: (3,)}
 
 RULE_OPTIONS = (

@@ -45,8 +45,3 @@ def test_the_rulings_of_each_game_list_every_option_with_its_default(kind):
         if name in {o.name for o in rules.options} and kind != "martian-frisby":
             assert f"| `{name}` | `0` (off) |" in section
 
-
-def test_no_option_help_cites_a_rulebook_section_players_cannot_reach():
-    for kind in engine.GAMES:
-        for option in engine.rules_for(kind).options:
-            assert "RULES §" not in option.help, (kind, option.name)
