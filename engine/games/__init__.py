@@ -3,16 +3,17 @@
 A game is one registration: its kind, the module of its rules (`RULES`, the newest, and
 `VERSIONS`, the older ones still needed) and the server-side companion that shows it
 (boards, help, rulings). The built-in games are listed here; an installed package adds one
-with an entry point in the group `pbem.games` whose object is a `Registration`. A game
-keeps the rules version it was created with (its setup event says which), so every
-version that ever ran a game stays registered.
+with an entry point in the group `pbem.games` whose object is a `Registration` (reading
+the installed packages' metadata is the one place the engine looks outside itself; rules
+never do). A game keeps the rules version it was created with (its setup event says which),
+so every version that ever ran a game stays registered.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
-from importlib import import_module, metadata
+from importlib import import_module
 from typing import Any, overload
 
 from ..core import Rules
@@ -45,6 +46,7 @@ BUILT_IN: tuple[Registration, ...] = (
     ),
 )
 
+_BUILT_IN = {r.kind: r for r in BUILT_IN}
 _registrations: dict[str, Registration] | None = None
 _problems: dict[str, str] = {}
 _versions: dict[str, dict[int, Rules[Any]]] = {}
@@ -52,6 +54,8 @@ _versions: dict[str, dict[int, Rules[Any]]] = {}
 
 def _installed() -> Iterator[tuple[str, Registration | str]]:
     """Each entry point of the group: its name and its registration, or why it has none."""
+    from importlib import metadata  # only when the list is asked for: a built-in game needs none
+
     for point in metadata.entry_points(group=GROUP):
         try:
             found = point.load()
@@ -70,7 +74,7 @@ def registrations() -> dict[str, Registration]:
     """Every game: the built-in ones, then those of installed packages, by kind."""
     global _registrations
     if _registrations is None:
-        found = {r.kind: r for r in BUILT_IN}
+        found = dict(_BUILT_IN)
         _problems.clear()
         for name, entry in _installed():
             if name in found:
@@ -87,7 +91,7 @@ def refresh() -> None:
     """Read the installed packages' entry points again (after one was installed or removed)."""
     global _registrations
     _registrations = None
-    for kind in [k for k in _versions if k not in {r.kind for r in BUILT_IN}]:
+    for kind in [k for k in _versions if k not in _BUILT_IN]:
         del _versions[kind]
 
 
@@ -130,6 +134,8 @@ GAMES: Sequence[str] = _Kinds()
 
 def registration(kind: str) -> Registration:
     """The registration of a game kind; UnknownGame names the known kinds."""
+    if kind in _BUILT_IN:
+        return _BUILT_IN[kind]
     found = registrations()
     if kind not in found:
         why = f" ({_problems[kind]})" if kind in _problems else ""

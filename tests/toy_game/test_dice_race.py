@@ -152,6 +152,8 @@ def test_a_game_is_played_by_link_and_by_mail_and_shown_audited_and_rated(
     audit = client.get(f"/games/{public_id}/audit").get_data(as_text=True)
     assert "✔" in audit and "✘" not in audit
     assert runner.invoke(args=["verify", public_id]).exit_code == 0
+    shown = runner.invoke(args=["show", public_id])
+    assert shown.exit_code == 0 and "of 10" in shown.output and "reached the finish" in shown.output
     rules_page = client.get(f"/rules/{KIND}").get_data(as_text=True)
     assert "A tiny race for 2 to 4 players" in rules_page and "move your rider" in rules_page
     ratings = client.get(f"/ratings?kind={KIND}").get_data(as_text=True)
