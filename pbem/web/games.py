@@ -194,12 +194,12 @@ def player_page(player_id: int) -> str:
         viewer = current_player(session)
         games = listing.rows(session, svc.signer, games_of(session, player), viewer)
         luck = player_luck(session, player)
-        # How each game played measures a roll, in the words of its luck model.
-        explained = {
-            rules.title: rules.luck.explain
-            for rules in (engine.rules_for(kind) for kind in dict.fromkeys(r["kind"] for r in luck))
-            if rules.luck is not None
-        }
+        # How the games played measure a roll, in their luck models' words: games alike together.
+        explained: dict[str, list[str]] = {}
+        for kind in dict.fromkeys(row["kind"] for row in luck):
+            rules = engine.rules_for(kind)
+            if rules.luck is not None:
+                explained.setdefault(rules.luck.explain, []).append(rules.title)
         return render_template("player.html", shown=player, games=games,
                                rated=player_ratings(session, player),
                                luck=luck, luck_explained=explained)
