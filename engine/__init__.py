@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from .capabilities import Duplicate, LuckModel, RollLuck, ScoredTurn, TwoDiceLuck
 from .core import (
     Await,
     Event,
@@ -24,14 +25,23 @@ from .core import (
     step,
 )
 from .errors import IllegalAction, InvalidAction, RulesError, SetupError, UnknownGame
-from .games import GAMES, register, rules_for, rules_versions, unregister
-from .rulings import Ruling, rulings_for
+from .games import (
+    GAMES,
+    Registration,
+    register,
+    registration,
+    rules_for,
+    rules_versions,
+    unregister,
+)
 
 __all__ = [
     "GAMES",
     "Await",
+    "Duplicate",
     "Event",
     "Finished",
+    "LuckModel",
     "Menu",
     "IllegalAction",
     "InvalidAction",
@@ -40,22 +50,25 @@ __all__ = [
     "Pending",
     "Played",
     "Question",
+    "Registration",
     "Resigned",
     "Roll",
+    "RollLuck",
     "Rolled",
-    "Ruling",
     "Rules",
+    "ScoredTurn",
     "RulesError",
     "SetupError",
     "Shuffle",
     "Shuffled",
+    "TwoDiceLuck",
     "UnknownGame",
     "awaited_text",
     "register",
+    "registration",
     "replay",
     "rules_for",
     "rules_versions",
-    "rulings_for",
     "split_actions",
     "step",
     "unregister",

@@ -7,6 +7,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
 
+from .capabilities import Duplicate, LuckModel
 from .errors import IllegalAction, InvalidAction, SetupError
 
 # --- events: what happened, in past tense -------------------------------------------
@@ -222,6 +223,11 @@ class Rules(ABC, Generic[S]):
     seats: tuple[int, ...]
     options: tuple[Option, ...] = ()
     presets: Mapping[str, Mapping[str, OptionValue]] = {}
+    # Optional capabilities, none by default (engine/capabilities.py): a mirror match (two
+    # games of one deal, the seats swapped), a luck model, duplicate tables of one deal.
+    mirror: bool = False
+    luck: LuckModel | None = None
+    duplicate: Duplicate | None = None
 
     def resolve_options(
         self, options: Mapping[str, object] | None = None, preset: str | None = None
@@ -302,6 +308,10 @@ class Rules(ABC, Generic[S]):
     def menu(self, state: S, seat: int, picked: Mapping[str, str]) -> Menu | None:
         """The seat's choices in stages, narrowed by `picked` (None: list legal() whole)."""
         return None
+
+    def series_by_game_points(self, options: Mapping[str, OptionValue]) -> bool:
+        """Whether the rulebook scores a series of games by each game's points (not places)."""
+        return False
 
     def same_turn(self, before: S, after: S) -> bool:
         """Whether `after` continues the turn being played in `before` (no new mail needed)."""

@@ -13,7 +13,7 @@ TEMPLATES = Path(__file__).resolve().parents[1] / "templates"
 
 @dataclass(frozen=True)
 class Settings:
-    """Everything the app reads from the environment (DESIGN §8)."""
+    """Everything the app reads from the environment (docs/architecture.md §9)."""
 
     instance_path: Path
     database_url: str

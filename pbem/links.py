@@ -1,4 +1,4 @@
-"""Signed tokens for move links, sign-in links and unsubscribe links (DESIGN §5)."""
+"""Signed tokens for move, sign-in and unsubscribe links (docs/architecture.md §6)."""
 
 from __future__ import annotations
 

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
-from jinja2 import Environment, FileSystemLoader
+from jinja2 import Environment
 
 from pbem.config import TEMPLATES
+from pbem.games import loader
 from pbem.mail.compose import templates
 
 ENVIRONMENTS = {
-    "plain": Environment(loader=FileSystemLoader(TEMPLATES), autoescape=True),
+    "plain": Environment(loader=loader(TEMPLATES), autoescape=True),
     "server": templates,
 }

@@ -21,7 +21,7 @@ LAYERS = (
     {"present"},
     {"log"},
     {"services", "models", "db", "links", "clock", "context", "config", "errors", "text",
-     "__init__"},
+     "games", "__init__"},
 )
 
 

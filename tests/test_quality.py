@@ -38,3 +38,20 @@ def test_the_engine_and_the_app_are_mypy_strict_clean():
         cwd=ROOT, capture_output=True, text=True,
     )
     assert result.returncode == 0, result.stdout + result.stderr
+
+
+# Section marks of design notes that are not in the repository: a clone has nothing to read.
+OUTSIDE = ("RULES §", "DESIGN §")
+
+
+def test_no_code_or_doc_points_at_design_notes_outside_the_repository():
+    found = [
+        f"{path.relative_to(ROOT)}:{number}: {line.strip()}"
+        for pattern in ("engine/**/*", "pbem/**/*", "tests/**/*.py", "docs/*.md", "templates/**/*")
+        for path in ROOT.glob(pattern)
+        if path.is_file() and path.suffix in (".py", ".md", ".html", ".txt")
+        and path != Path(__file__)
+        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
+        if any(mark in line for mark in OUTSIDE)
+    ]
+    assert found == [], "point into docs/ instead:\n" + "\n".join(found)

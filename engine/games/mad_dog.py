@@ -1,4 +1,4 @@
-"""Mad Dog v3.1: Mothers race to the Market, Well and Kennel; the winner runs the Dog (RULES §2)."""
+"""Mad Dog v3.1: Mothers race to the Market, Well and Kennel; the winner runs the Dog."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from ..errors import SetupError
 from .mars import MarsRules, Params, parse_square
 from .martian_race import RULE_OPTIONS, older_versions, rule_params, with_defaults
 
-# RULES §2.3: the Settable Parameters table, goals mapped per §2.1 (Market = the H-column
+# The rulebook's Settable Parameters table, goals mapped as docs/rulings.md says (Market: H-column
 # square where smalls grow, Well = the A-column square).
 PRESETS: dict[str, dict[str, OptionValue]] = {
     "standard": {
@@ -105,6 +105,10 @@ class MadDog(MarsRules):
             martians=counts[seats - 2],
             dog_phase=True,
         )
+
+    def series_by_game_points(self, options: Mapping[str, OptionValue]) -> bool:
+        """Always: the rulebook's Tournament or Multi-Game Scoring adds each game's points."""
+        return True
 
 
 RULES = MadDog()

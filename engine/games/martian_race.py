@@ -1,4 +1,4 @@
-"""Martian Race v1.2: Martians race Home, Government Center, Supply Depot, Launch Pad (RULES §1)."""
+"""Martian Race v1.2: Martians race Home, Government Center, Supply Depot, Launch Pad."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from ..core import Option, OptionValue
 from ..errors import SetupError
 from .mars import MarsRules, Params, parse_square
 
-# RULES §1.1: Martians per player allowed for each player count, the first being the default.
+# The rulebook's pieces table: Martians per player for each player count, the first the default.
 MARTIANS = {2: (5,), 3: (4, 5), 4: (3, 4), 5: (3,)}
 
 RULE_OPTIONS = (
@@ -206,6 +206,10 @@ class MartianRace(MarsRules):
             martians=martians,
             dog_phase=bool(options["mad_dog_phase"]),
         )
+
+    def series_by_game_points(self, options: Mapping[str, OptionValue]) -> bool:
+        """With the Mad Dog phase, whose scoring adds each game's points, as in Mad Dog."""
+        return bool(options.get("mad_dog_phase"))
 
 
 def older_versions(newest: type[MarsRules]) -> tuple[MarsRules, ...]:

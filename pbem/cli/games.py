@@ -106,7 +106,7 @@ def show(game: str) -> None:
         except PbemError as e:
             fail(e)
         pos = present.position(loaded.rules, loaded.state, None, loaded.ruling)
-        board = templates.get_template(f"games/{loaded.game.kind}.txt").render(
+        board = templates.get_template(f"games/{loaded.game.kind}/board.txt").render(
             view=pos["view"], pos=pos
         )
         click.echo(

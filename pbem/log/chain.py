@@ -1,4 +1,4 @@
-"""The hash chain (DESIGN §3): canonical JSON, each event's hash, and checking a whole log.
+"""The hash chain (docs/architecture.md §4): canonical JSON, each hash, checking a log.
 
 Log format 1 chains every payload as it is. Format 2 chains a salted commitment in place of
 the payload of a secret event, `{"commit": sha256(salt + canonical_json(payload))}`, so that

@@ -1,4 +1,4 @@
-"""Committed, auditable chance events (DESIGN §4): HMAC-SHA256 byte streams from a seed.
+"""Committed, auditable chance events (docs/architecture.md §5): HMAC-SHA256 streams.
 
 Scheme 1 names the n-th chance event of a game by n; scheme 2 by the address the rules give
 it ("round2/seat1/roll3"), so tables sharing a seed see the same dice in the same position.

@@ -53,7 +53,7 @@ def export_lines(header: dict[str, Any], log: Iterable[store.LogEntry]) -> Itera
 
 
 GAME_ID = re.compile(r"[0-9a-f]{4,32}")  # as this server makes them (and reply references)
-# The server's own events, then the seats' acts, then a director's (DESIGN §3, §7).
+# The server's own events, then the seats' acts, then a director's (docs/architecture.md).
 EVENT_KINDS = ("setup", "roll", "shuffle", "reveal", "move", "resign", "timeout",
                "adjudicate", "abort", "extend", "replace")
 

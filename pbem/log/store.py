@@ -1,4 +1,4 @@
-"""The event log (DESIGN §3): append at the head, read entries, the setup, and the fold."""
+"""The event log (docs/architecture.md §4): append, read entries, the setup, the fold."""
 
 from __future__ import annotations
 

@@ -7,11 +7,11 @@ from email.utils import formataddr, parseaddr
 from typing import Any
 from urllib.parse import quote
 
-from jinja2 import Environment, FileSystemLoader, select_autoescape
+from jinja2 import Environment, select_autoescape
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
-from .. import clock, present
+from .. import clock, games, present
 from ..config import TEMPLATES
 from ..context import Context
 from ..errors import TooMany
@@ -24,7 +24,7 @@ SIGNIN_LIMIT = (3, timedelta(minutes=15))  # at most 3 sign-in mails per address
 FRESH_LINK_EVERY = timedelta(minutes=10)  # at most one fresh move link per seat in this time
 
 templates = Environment(
-    loader=FileSystemLoader(TEMPLATES),
+    loader=games.loader(TEMPLATES),
     autoescape=select_autoescape(["html"]),
     trim_blocks=True,
     lstrip_blocks=True,
@@ -87,6 +87,7 @@ def game_context(ctx: Context, loaded: Loaded, seat: int) -> dict[str, Any]:
         "commitment": loaded.setup.commitment,
         "players": [one_line(s.player.name) for s in game.seats],
         "legal_listed": present.LEGAL_LISTED,
+        "site": games.site_for(game.kind),
     }
 
 

@@ -76,7 +76,7 @@ class GameSeat(Base):
 
 
 class Event(Base):
-    """One entry of a game's append-only, hash-chained log (DESIGN §3)."""
+    """One entry of a game's append-only, hash-chained log (docs/architecture.md §4)."""
 
     __tablename__ = "events"
 

@@ -1,4 +1,4 @@
-"""Deadlines: remind a player once, then apply the game's timeout policy (DESIGN §7)."""
+"""Deadlines: remind a player once, then apply the timeout policy (docs/architecture.md §8)."""
 
 from __future__ import annotations
 

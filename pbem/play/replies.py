@@ -1,4 +1,4 @@
-"""Moves by mail: play a reply's move lines, all or none, and answer (DESIGN §6)."""
+"""Moves by mail: play a reply's move lines, all or none, and answer (docs/architecture.md §7)."""
 
 from __future__ import annotations
 

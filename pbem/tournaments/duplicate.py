@@ -1,10 +1,11 @@
 """Duplicate boards: tables sharing one deal of addressed dice, scored against each other.
 
 Every table of a duplicate round rolls from the same seed with dice scheme 2, so the same
-seat on the same turn sees the same faces at every table. Martian Dice is matchpointed turn
-by turn (each seat's score on a turn against every table that played that seat and turn);
-the race games and Martian Frisby seat by seat (each seat's result against the same seat at
-the other tables). A table scores 1 for every table it beat and 1/2 for every tie.
+seat on the same turn sees the same faces at every table. A game's rules say whether it can
+be played so and how its tables are compared (their duplicate model): seat by seat (each
+seat's result against the same seat at the other tables), or turn by turn (each seat's score
+on a turn against every table that played that seat and turn, as in Martian Dice). A table
+scores 1 for every table it beat and 1/2 for every tie.
 """
 
 from __future__ import annotations
@@ -15,14 +16,12 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 import engine
-from engine.games.martian_dice.dice import FACE_OF_VALUE, LETTERS
-from engine.games.martian_dice.state import DiceState, seat_name
+from engine.capabilities import Duplicate
+from engine.capabilities import ScoredTurn as Turn
 
 from ..errors import Rejected
 from ..log import store
 from ..luck.core import luck
-
-KINDS = ("martian-dice", "martian-race", "mad-dog", "martian-frisby")
 
 
 def stream_name(tournament: str, round_: int) -> str:
@@ -32,9 +31,10 @@ def stream_name(tournament: str, round_: int) -> str:
 
 def refusal(kind: str) -> str | None:
     """Why a game kind cannot be played duplicate, if it cannot."""
-    if kind in KINDS:
+    if engine.rules_for(kind).duplicate is not None:
         return None
-    return f"duplicate dice need a dice game ({', '.join(KINDS)}), not {kind}"
+    able = [k for k in engine.GAMES if engine.rules_for(k).duplicate is not None]
+    return f"duplicate dice need a dice game ({', '.join(able)}), not {kind}"
 
 
 def matchpoints(results: Mapping[str, Any]) -> dict[str, float]:
@@ -60,16 +60,6 @@ class Table:
 
 
 @dataclass(frozen=True)
-class Turn:
-    """One seat's turn at one table: the faces of each roll, the picks, and what it scored."""
-
-    rolls: tuple[str, ...]
-    picks: tuple[str, ...]
-    points: int
-    ending: str
-
-
-@dataclass(frozen=True)
 class Row:
     """A line of a board: one seat on one turn (or one seat's game), across the tables."""
 
@@ -82,10 +72,12 @@ class Board:
     """Every table of a board side by side, and each player's matchpoints."""
 
     kind: str
+    by: str  # "seat" or "turn": how the tables are compared (the game's duplicate model)
     tables: tuple[Table, ...]
     rows: tuple[Row, ...]
     totals: tuple[tuple[str, float], ...]  # (player, matchpoints), best first
     luck: Mapping[str, float] = field(default_factory=dict)  # dice against expectation
+    legend: str = ""  # what a turn's letters stand for (the game's duplicate model)
 
 
 def same_deal(tables: Sequence[Table]) -> None:
@@ -119,8 +111,10 @@ def board(tables: Sequence[Table]) -> Board:
     kind = tables[0].setup.kind
     if refusal(kind):
         raise Rejected(str(refusal(kind)))
-    laid = _dice_board(tables) if kind == "martian-dice" else _seat_board(tables)
-    return replace(laid, luck=_luck(tables))
+    model = engine.rules_for(kind).duplicate
+    assert model is not None
+    laid = _turn_board(tables, model) if model.by == "turn" else _seat_board(tables)
+    return replace(laid, luck=_luck(tables), legend=model.legend)
 
 
 def _luck(tables: Sequence[Table]) -> dict[str, float]:
@@ -148,23 +142,13 @@ def _replay(table: Table) -> Iterable[tuple[Any, Any]]:
         state = after
 
 
-def dice_turns(table: Table) -> dict[tuple[int, int], Turn]:
-    """Every finished turn of a Martian Dice table, by (round, seat)."""
-    turns: dict[tuple[int, int], Turn] = {}
-    for before, after in _replay(table):
-        assert isinstance(before, DiceState) and isinstance(after, DiceState)
-        last = after.last
-        if last is not None and last is not before.last:
-            rolls = tuple(
-                "".join(sorted((LETTERS[FACE_OF_VALUE[v]] for v in roll), key=LETTERS.index))
-                for roll in last.rolls
-            )
-            turns[(before.round, last.seat)] = Turn(rolls, last.picks, last.points, last.ending)
-    return turns
+def table_turns(table: Table, model: Duplicate) -> dict[tuple[int, int], Turn]:
+    """Every finished turn of a table, by (round, seat), for a game compared turn by turn."""
+    return {key: turn for pair in _replay(table) for key, turn in model.turns(*pair)}
 
 
-def _dice_board(tables: Sequence[Table]) -> Board:
-    per_table = [dice_turns(t) for t in tables]
+def _turn_board(tables: Sequence[Table], model: Duplicate) -> Board:
+    per_table = [table_turns(t, model) for t in tables]
     keys = sorted({key for turns in per_table for key in turns})
     totals: dict[str, float] = defaultdict(float)
     rows = []
@@ -190,9 +174,8 @@ def _dice_board(tables: Sequence[Table]) -> Board:
                     "matchpoints": points[str(i)],
                 }
             )
-        label = f"Round {round_}, {seat_name(seat)}"
-        rows.append(Row(label, tuple(cells)))
-    return Board("martian-dice", tuple(tables), tuple(rows), _ranked(totals))
+        rows.append(Row(model.label(round_, seat), tuple(cells)))
+    return Board(tables[0].setup.kind, "turn", tuple(tables), tuple(rows), _ranked(totals))
 
 
 def _seat_board(tables: Sequence[Table]) -> Board:
@@ -227,7 +210,7 @@ def _seat_board(tables: Sequence[Table]) -> Board:
                 }
             )
         rows.append(Row(f"Seat {seat + 1}", tuple(cells)))
-    return Board(tables[0].setup.kind, tuple(tables), tuple(rows), _ranked(totals))
+    return Board(tables[0].setup.kind, "seat", tuple(tables), tuple(rows), _ranked(totals))
 
 
 def _ranked(totals: Mapping[str, float]) -> tuple[tuple[str, float], ...]:

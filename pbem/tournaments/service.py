@@ -62,11 +62,6 @@ def checked_append(
     return Held(row, state, (*events, event))
 
 
-def game_points_by_default(kind: str, options: Mapping[str, Any]) -> bool:
-    """Whether the rulebook scores a series by game points: Mad Dog, and Race with its Dog."""
-    return kind == "mad-dog" or (kind == "martian-race" and bool(options.get("mad_dog")))
-
-
 def create(session: Session, director: Player, fields: Mapping[str, Any]) -> Held:
     """Set up an event from a director's choices; Rejected names what does not fit."""
     kind = str(fields.get("kind", ""))
@@ -83,7 +78,7 @@ def create(session: Session, director: Player, fields: Mapping[str, Any]) -> Hel
         **{k: v for k, v in fields.items() if k not in ("name", "director") and v is not None},
         "table_sizes": list(fields.get("table_sizes") or default_sizes),
         "scoring": fields.get("scoring")
-        or {"by": "game-points" if game_points_by_default(kind, resolved) else "places"},
+        or {"by": "game-points" if rules.series_by_game_points(resolved) else "places"},
         "director": str(director.id),
         "commitment": dice.commitment(seed),
     }

@@ -12,6 +12,7 @@ from werkzeug.exceptions import HTTPException
 from ..clock import away_note
 from ..config import TEMPLATES, load_settings
 from ..errors import Busy, PbemError
+from ..games import loader as game_templates
 from ..present import ordinal
 from ..ratings import records
 from ..services import Services
@@ -38,11 +39,8 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     """Build the app from the environment (and overrides for tests)."""
     overrides = dict(test_config or {})
     settings = overrides.pop("SETTINGS", None) or load_settings()
-    app = Flask(
-        __name__,
-        instance_path=str(settings.instance_path),
-        template_folder=str(TEMPLATES),
-    )
+    app = Flask(__name__, instance_path=str(settings.instance_path))
+    app.jinja_loader = game_templates(TEMPLATES)  # the pages, then each game's own folder
     app.config.update(
         SECRET_KEY=settings.secret_key,
         SECRET_KEY_FALLBACKS=list(settings.secret_key_fallbacks),

@@ -25,7 +25,6 @@ from .rules import game_rulings
 bp = Blueprint("games", __name__)
 MAX_SEATS = 8
 MAX_ID = 2**63 - 1  # the largest key either database stores; asking for more is a 500 there
-MIRROR_KINDS = ("martian-frisby",)  # a mirror match: two games, one deal, the seats swapped
 
 
 @bp.get("/")
@@ -54,7 +53,7 @@ def game_catalogue() -> list[dict[str, Any]]:
             "seats": list(rules.seats),
             "presets": list(rules.presets),
             "options": rules.options,
-            "mirror": kind in MIRROR_KINDS and 2 in rules.seats,
+            "mirror": rules.mirror and 2 in rules.seats,
         }
         for kind in engine.GAMES
         for rules in [engine.rules_for(kind)]
@@ -130,8 +129,9 @@ def create_from_form(session: Session, kind: str, form: Any) -> tuple[str, str]:
     if form.get(f"mirror_{kind}") != "on":
         loaded = start_game(session, services().ctx, kind, seated, **settings)
         return loaded.game.public_id, invitations_sent(loaded)
-    if kind not in MIRROR_KINDS:
-        raise Rejected(f"a mirror match is offered for Martian Frisby, not {rules.title}")
+    if not rules.mirror:
+        offered = [r.title for r in map(engine.rules_for, engine.GAMES) if r.mirror]
+        raise Rejected(f"a mirror match is offered for {', '.join(offered)}, not {rules.title}")
     first, second = start_mirror(session, services().ctx, kind, seated, **settings)
     said = (
         f"A mirror match: this game and game {second.game.public_id}, the seats swapped,"
@@ -177,6 +177,7 @@ def show(public_id: str) -> str:
             play_token=play_token,
             directs=may_direct(loaded.game, player),
             luck=game_luck(session, loaded),
+            luck_explained=loaded.rules.luck.explain if loaded.rules.luck else None,
         )
 
 
@@ -192,6 +193,13 @@ def player_page(player_id: int) -> str:
             raise NotFound(f"there is no player {player_id}")
         viewer = current_player(session)
         games = listing.rows(session, svc.signer, games_of(session, player), viewer)
+        luck = player_luck(session, player)
+        # How the games played measure a roll, in their luck models' words: games alike together.
+        explained: dict[str, list[str]] = {}
+        for kind in dict.fromkeys(row["kind"] for row in luck):
+            rules = engine.rules_for(kind)
+            if rules.luck is not None:
+                explained.setdefault(rules.luck.explain, []).append(rules.title)
         return render_template("player.html", shown=player, games=games,
                                rated=player_ratings(session, player),
-                               luck=player_luck(session, player))
+                               luck=luck, luck_explained=explained)

@@ -23,7 +23,7 @@ PLAYER_GAMES = 50  # the most recent finished games a player page reads the dice
 
 def game_luck(session: Session, loaded: Loaded) -> luck.Luck | None:
     """A finished game's luck per seat (None while it is played, or for a game without dice)."""
-    if loaded.game.status == "active" or loaded.setup.kind not in luck.KINDS:
+    if loaded.game.status == "active" or not luck.has_luck(loaded.setup.kind):
         return None
     events = [store.engine_event(e) for e in store.entries(session, loaded.game)]
     setup = loaded.setup
@@ -77,7 +77,7 @@ def game_luck_json(public_id: str) -> Any:
         loaded = load(session, public_id)
         check_open(session, loaded.game)
         kind = loaded.setup.kind
-        if kind not in luck.KINDS:
+        if not luck.has_luck(kind):
             raise NotFound(f"game {public_id} is {kind}, which has no dice to measure luck by")
         figures = game_luck(session, loaded)
         if figures is None:

@@ -1,4 +1,4 @@
-"""The move link: GET shows the seat's page and never acts; POST acts (DESIGN §5)."""
+"""The move link: GET shows the seat's page and never acts; POST acts (docs/architecture.md §6)."""
 
 from __future__ import annotations
 

@@ -3,7 +3,6 @@ and the project's own docs, rendered."""
 
 from __future__ import annotations
 
-import re
 from functools import cache
 from pathlib import Path
 
@@ -15,12 +14,14 @@ import engine
 
 from .. import present
 from ..errors import NotFound
+from ..games import rulings_for, site_for
 
 bp = Blueprint("rules", __name__)
 DOCS = Path(__file__).resolve().parents[2] / "docs"
-PAGES = ("README", "architecture", "rulings", "playing", "auditing", "tournaments", "ratings")
-# Sections of the docs that speak of several games: the games they belong to.
-SHARED = {"The Martian movement system (Martian Race and Mad Dog)": ("Martian Race", "Mad Dog")}
+PAGES = (
+    "README", "architecture", "rulings", "playing", "auditing", "tournaments", "ratings",
+    "adding-a-game",
+)
 
 
 @cache
@@ -33,22 +34,6 @@ def rendered(text: str) -> Markup:
     """Our own Markdown (trusted: it is in the repository) as HTML."""
     html = markdown.markdown(text, extensions=["tables", "fenced_code", "toc"])
     return Markup(html)  # trusted: the docs are the project's own files
-
-
-def sections(text: str, level: str) -> dict[str, str]:
-    """A Markdown page cut at its headings of one level: title -> body."""
-    parts = re.split(rf"^{level} (.+)$", text, flags=re.M)
-    return {parts[i].strip(): parts[i + 1] for i in range(1, len(parts) - 1, 2)}
-
-
-def for_game(text: str, level: str, title: str) -> str:
-    """The sections of a page about one game (and those shared with its sibling)."""
-    found = sections(text, level)
-    shared = [f"{level} {name}\n{body}" for name, body in found.items()
-              if title in SHARED.get(name, ())]
-    own = [f"{level} {name}\n{body}" for name, body in found.items()
-           if name == title or (title in name.split(" and ") and " and " in name)]
-    return "\n".join(shared + own)
 
 
 def inline(text: str) -> Markup:
@@ -66,7 +51,7 @@ def game_rulings(kind: str) -> list[dict[str, Markup]]:
             "question": inline(r.question),
             "answer": inline(r.answer),
         }
-        for r in engine.rulings_for(kind)
+        for r in rulings_for(kind)
     ]
 
 
@@ -89,16 +74,24 @@ def index() -> str:
 def game(kind: str) -> str:
     """A game's rules: how to play here, a picture of the board, options, rulings, rulebook."""
     rules = rules_or_404(kind)
-    seats = rules.seats[0]
-    start = rules.start(seats, rules.resolve_options())
+    start = rules.start(rules.seats[0], rules.resolve_options())
+    notation, rulings, rulebook = game_docs(kind)
     return render_template(
         "rules.html",
         rules=rules,
         pos=present.position(rules, start, None),
-        notation=rendered(for_game(doc_text("playing"), "###", rules.title)),
-        rulings=rendered(for_game(doc_text("rulings"), "##", rules.title)),
-        rulebook=(DOCS / "rulebooks" / f"{kind}.txt").read_text(),
+        notation=notation,
+        rulings=rulings,
+        rulebook=rulebook,
     )
+
+
+@cache
+def game_docs(kind: str) -> tuple[Markup, Markup, str]:
+    """A game's notation and rulings as HTML, and its rulebook, from the game's own folder."""
+    site = site_for(kind)
+    rulings = "\n".join(site.read(name) for name in site.rulings)
+    return rendered(site.read(site.notation)), rendered(rulings), site.read(site.rulebook)
 
 
 @bp.get("/docs/")

@@ -181,7 +181,7 @@ def last_actor(events: list[dict[str, Any]]) -> int | None:
 
 def is_mail(game: str, purpose: str, to: str, head_hash: str | None = None) -> Any:
     """Match a game's invite, turn or result mail to one address (a turn mail: for a head)."""
-    # A turn mail names the log head's hash (DESIGN §6), which pins it to one position.
+    # A turn mail names the log head's hash (docs/architecture.md), which pins it to one position.
 
     def matches(message: EmailMessage) -> bool:
         subject = str(message["Subject"])

@@ -1,4 +1,4 @@
-"""Every registered game keeps the engine contract of DESIGN §2 under random play."""
+"""Every registered game keeps the engine contract (docs/architecture.md §3) at random."""
 
 from __future__ import annotations
 

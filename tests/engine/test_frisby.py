@@ -1,4 +1,4 @@
-"""Martian Frisby: every scenario of RULES §3.7, and the rules around them."""
+"""Martian Frisby: the worked scenarios, and the rules around them."""
 
 from __future__ import annotations
 
@@ -58,7 +58,7 @@ def play(state: FrisbyState, text: str, seat: int | None = None) -> FrisbyState:
     return step(RULES, state, Played(seat, RULES.parse_action(state, seat, text)))
 
 
-# --- RULES §3.7 -----------------------------------------------------------------------
+# --- worked scenarios -----------------------------------------------------------------------
 
 
 def test_fr_t1_both_three_pointers_move_and_uncover_the_two_pointers():

@@ -1,4 +1,4 @@
-"""Mad Dog v3.1: every scenario of RULES §2.6, the presets, and the phase in Martian Race."""
+"""Mad Dog v3.1: the push distances of the rulebook's examples, the presets, the Dog phase."""
 
 from __future__ import annotations
 
@@ -91,7 +91,7 @@ def dog_square(state: MarsState) -> str | None:
     return None if state.dog is None else "abcdefgh"[state.dog[1] % 8] + str(state.dog[1] // 8 + 1)
 
 
-# --- RULES §2.6 ---------------------------------------------------------------------------
+# --- the rulebook's worked examples ----------------------------------------------------------
 
 
 def test_md_t1_a_lying_arrival_pushes_each_lying_occupant_two():

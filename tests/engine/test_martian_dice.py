@@ -1,4 +1,4 @@
-"""Martian Dice: every scenario of RULES §4.5, and the rules around them."""
+"""Martian Dice: the worked scenarios of turns, the duel and the end, and the rules around them."""
 
 from __future__ import annotations
 
@@ -42,7 +42,7 @@ def started(seats: int = 2, first: int = RED, **options: object) -> DiceState:
 
 
 def faces(T: int = 0, R: int = 0, H: int = 0, C: int = 0, K: int = 0) -> tuple[int, ...]:
-    """d6 values showing these counts (RULES §4.1: 1 T, 2-3 R, 4 H, 5 C, 6 K)."""
+    """d6 values showing these counts (1 T, 2-3 R, 4 H, 5 C, 6 K)."""
     rays = tuple(2 + i % 2 for i in range(R))
     return (1,) * T + rays + (4,) * H + (5,) * C + (6,) * K
 
@@ -84,7 +84,7 @@ def duel_roll(state: DiceState, rays: int) -> DiceState:
     return roll(state, R=rays, H=6 - rays)
 
 
-# --- RULES §4.5 -----------------------------------------------------------------------
+# --- worked scenarios -----------------------------------------------------------------------
 
 
 def test_dice_t1_the_rulebook_sample_turn_scores_5():

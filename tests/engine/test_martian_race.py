@@ -1,4 +1,4 @@
-"""Martian Race v1.2: every scenario of RULES §1.11, the movement engine's rules around them."""
+"""Martian Race v1.2: the worked scenarios, and the movement engine's rules around them."""
 
 from __future__ import annotations
 
@@ -98,7 +98,7 @@ def finished(state: MarsState, seat: int) -> int:
     return sum(p.owner == seat and p.status == FINISHED for p in state.pieces)
 
 
-# --- RULES §1.11 ------------------------------------------------------------------------
+# --- worked scenarios ------------------------------------------------------------------------
 
 
 def test_mr_t1_an_entry_walks_through_home_and_a_second_martian_enters_behind_it():

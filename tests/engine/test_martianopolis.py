@@ -1,4 +1,4 @@
-"""Martianopolis 500: every scenario of RULES §5.6, hidden information, notation, the bot."""
+"""Martianopolis 500: the worked scenarios, hidden information, notation, the bot."""
 
 from __future__ import annotations
 
@@ -158,7 +158,7 @@ def cards_accounted(state: MartianopolisState) -> list[int]:
     return sorted(cards)
 
 
-# --- RULES §5.6 -----------------------------------------------------------------------
+# --- worked scenarios -----------------------------------------------------------------------
 
 
 def test_m5_t1_value_seven_gives_small_13_medium_12_large_11():

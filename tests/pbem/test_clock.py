@@ -1,4 +1,4 @@
-"""Deadline and vacation arithmetic, without a database: the rules of DESIGN §7 in numbers."""
+"""Deadline and vacation arithmetic without a database: docs/architecture.md §8 in numbers."""
 
 from __future__ import annotations
 

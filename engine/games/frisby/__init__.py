@@ -1,4 +1,4 @@
-"""Martian Frisby v1.0: race a nest of pyramids down two columns with two dice (RULES §3)."""
+"""Martian Frisby v1.0: race a nest of pyramids down two columns with two dice."""
 
 from __future__ import annotations
 

@@ -6,6 +6,7 @@ from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any
 
+from ...capabilities import Duplicate, TwoDiceLuck
 from ...core import Event, Option, Pending, Played, Resigned, Rolled, Rules
 from ...errors import IllegalAction, SetupError
 from . import turns, views
@@ -43,6 +44,9 @@ class MartianFrisby(Rules[FrisbyState]):
         "standard": {},
         "change-columns": {"change_columns": True},
     }
+    mirror = True  # two players, one deal: a match of two games with the seats swapped
+    luck = TwoDiceLuck(lambda state: state.to_move)  # None: the roll for who starts
+    duplicate = Duplicate()
 
     def start(self, seats: int, options: Mapping[str, object] | None = None) -> FrisbyState:
         """Both nests at home; the first player is a chance event unless given."""

@@ -59,7 +59,7 @@ def bot_action(state: MarsState, seat: int) -> str:
         actions = legal(state, seat)
         if not actions:
             raise IllegalAction(f"{seat_name(seat)} has no legal action now")
-        return actions[0]  # RULES §1.10: an unanswered push takes the first canonical path
+        return actions[0]  # an unanswered push takes the first canonical path
     if len(state.dice) == 2:
         found, _ = moves.first_moves(state, seat)
     else:

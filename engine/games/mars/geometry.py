@@ -80,7 +80,7 @@ def piece_value(owner: int, size: int, status: int, square: int, facing: int) ->
 
 @dataclass(frozen=True)
 class Params:
-    """Every rule parameter of RULES §1.9 and §2.3, resolved for one game."""
+    """Every rule parameter of both games' options and presets, resolved for one game."""
 
     home: int
     goal1: int

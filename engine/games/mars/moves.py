@@ -1,4 +1,4 @@
-"""Legal moves of a turn and the must-use rule: which dice can be played, and how (RULES §1.4)."""
+"""Legal moves of a turn and the must-use rule: which dice can be played, and how."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Reading and writing the move notation of RULES §1.10: `5: +E F3 U`, `x bS:NNE`."""
+"""Reading and writing the move notation of docs/playing.md: `5: +E F3 U`, `x bS:NNE`."""
 
 from __future__ import annotations
 

@@ -197,7 +197,7 @@ def lands_busy(words: Words, state: MarsState, pos: Pos, seat: int, move: MoveTe
 
 
 def check_single(state: MarsState, seat: int, die: int) -> None:
-    """Refuse a first move that strands the other die while both could be used (RULES §1.4)."""
+    """Refuse a first move that strands the other die while both could be used."""
     allowed, full = moves.first_moves(state, seat)
     if full:
         raise IllegalAction(

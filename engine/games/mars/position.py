@@ -1,4 +1,4 @@
-"""A working position: blocking, push paths, landing checks, the step search (RULES §1.5-1.8)."""
+"""A working position: blocking, push paths, landing checks, the step search."""
 
 from __future__ import annotations
 
@@ -22,7 +22,7 @@ Endpoint = tuple[int, int, tuple[str, ...]]  # square, facing, step tokens
 
 
 def push_distance(params: Params, a_size: int, a_up: bool, o_size: int, o_up: bool) -> int:
-    """How far an arriving piece pushes an occupant, by the game's formula (RULES §1.7.2)."""
+    """How far an arriving piece pushes an occupant, by the game's formula (see Pushes)."""
     if params.push_formula == "MD":
         return 1 + a_up + (not o_up) + (a_size > o_size)
     return 1 + (a_size > o_size) + (a_up and not o_up)

@@ -1,4 +1,4 @@
-"""End-of-move resolution: a FIFO queue of arrivals, attacks, pushes, growth (RULES §1.7, §2.4)."""
+"""End-of-move resolution: a FIFO queue of arrivals, attacks, pushes, growth (see Pushes)."""
 
 from __future__ import annotations
 

@@ -7,6 +7,7 @@ from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any
 
+from ...capabilities import Duplicate, TwoDiceLuck
 from ...core import (
     Await,
     Event,
@@ -42,6 +43,8 @@ class MarsRules(Rules[MarsState]):
         "Launch Pad",
     )
     goal_roles: tuple[str, str, str, str] = ("home", "goal1", "goal2", "goal3")
+    luck = TwoDiceLuck(lambda state: state.to_move)
+    duplicate = Duplicate()
     # Version switches (see engine/games/__init__.py): what older rules versions did.
     chain_last = True  # from version 2: the last event keeps its whole chain of sentences
     limits_named = True  # from version 3: a limit's outcome says "ended by the ... limit"

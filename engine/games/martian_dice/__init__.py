@@ -1,4 +1,4 @@
-"""Martian Dice for 2 to 8 players: push your luck abducting earthlings past tanks (RULES §4)."""
+"""Martian Dice for 2 to 8 players: push your luck abducting earthlings past tanks."""
 
 from __future__ import annotations
 

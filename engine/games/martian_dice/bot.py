@@ -1,4 +1,4 @@
-"""The house bot (RULES §4.2): one-step lookahead over every roll of the remaining dice."""
+"""The house bot: one-step lookahead over every roll of the remaining dice."""
 
 from __future__ import annotations
 

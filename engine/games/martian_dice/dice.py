@@ -1,4 +1,4 @@
-"""The thirteen dice (RULES §4.1, §4.2): faces, counts, what may be taken and what it scores."""
+"""The thirteen dice (the rulebook's Components and Turn): faces, counts, picks, scores."""
 
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ LETTERS = ("T", "R", "H", "C", "K")
 FACE_NAMES = ("tank", "ray", "human", "cow", "chicken")
 SINGULAR = ("tank", "death ray", "human", "cow", "chicken")
 PLURAL = ("tanks", "death rays", "humans", "cows", "chickens")
-# RULES §4.1: 1 tank, 2-3 death ray, 4 human, 5 cow, 6 chicken.
+# A d6 value shows: 1 tank, 2-3 death ray, 4 human, 5 cow, 6 chicken (docs/auditing.md).
 FACE_OF_VALUE = {1: TANK, 2: RAY, 3: RAY, 4: HUMAN, 5: COW, 6: CHICKEN}
 # Probability of each face on one die, in the order of the five-count tuples.
 FACE_CHANCE = (1 / 6, 2 / 6, 1 / 6, 1 / 6, 1 / 6)

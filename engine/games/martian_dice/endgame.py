@@ -1,4 +1,4 @@
-"""The end of the game (RULES §4.3): the last round, the death-ray duel and the ranking."""
+"""The end of the game (docs/rulings.md, Martian Dice): the last round, the duel, the ranking."""
 
 from __future__ import annotations
 

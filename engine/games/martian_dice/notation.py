@@ -1,4 +1,4 @@
-"""Notation (RULES §4.4): a pick is a type and a decision, like "H roll" or "R stop"."""
+"""Notation (docs/playing.md, Martian Dice): a pick is a type and a decision, like "H roll"."""
 
 from __future__ import annotations
 

@@ -10,6 +10,8 @@ from ...errors import IllegalAction, SetupError
 from . import turns, views
 from .bot import bot_pick
 from .dice import NOTHING
+from .duplicate import TurnByTurn
+from .luck import TurnLuck
 from .notation import parse_pick
 from .state import DiceState, chance_address, dump_state, load_state, pending, seat_name
 
@@ -41,6 +43,8 @@ class MartianDice(Rules[DiceState]):
         "standard": {},
         "shared-duel-ties": {"duel_retie": "shared"},
     }
+    luck = TurnLuck()
+    duplicate = TurnByTurn()
 
     def start(self, seats: int, options: Mapping[str, object] | None = None) -> DiceState:
         """Start with every score at zero; the starting seat is a chance event unless given."""

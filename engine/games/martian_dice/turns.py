@@ -1,4 +1,4 @@
-"""A turn (RULES §4.2): roll, set tanks aside, pick a type, roll on or stop; then the next seat."""
+"""A turn (the rulebook's Turn): roll, set tanks aside, pick a type, roll on or stop; next seat."""
 
 from __future__ import annotations
 
@@ -119,7 +119,7 @@ def legal(state: DiceState, seat: int) -> tuple[str, ...]:
     """List each allowed pick with 'roll' and 'stop', or bare when it takes the last dice.
 
     A pick that sets aside the last dice ends the turn whatever the player says, so
-    'roll' and 'stop' are one outcome there, written as the bare letter (RULES §4.4: a
+    'roll' and 'stop' are one outcome there, written as the bare letter (docs/playing.md: a
     decision is given "when dice remain"). Everywhere else rolling and stopping are
     distinct, even when no further roll can change the score: the player still chooses.
     """

@@ -1,4 +1,4 @@
-"""The deck (RULES §5.2, §5.3): cards, their ranks and values, and dealing a shuffle."""
+"""The deck (the rulebook's Setup and Play): cards, their ranks and values, dealing a shuffle."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""How a race ends (RULES §5.4): a winner, a turn limit, or resignations; and the ranking."""
+"""How a race ends (docs/rulings.md): a winner, a turn limit, or resignations; and the ranking."""
 
 from __future__ import annotations
 

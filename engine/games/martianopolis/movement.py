@@ -1,4 +1,4 @@
-"""Moving a player's racers (RULES §5.4): checking each path, crashes, laps and finishing."""
+"""Moving a player's racers (the rulebook's Play): checking paths, crashes, laps, finishing."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Notation (RULES §5.5): racer orders, up/down, and paths like "S: F3 O F2; L: I F7"."""
+"""Notation (docs/playing.md): racer orders, up/down, and paths like "S: F3 O F2; L: I F7"."""
 
 from __future__ import annotations
 
@@ -147,7 +147,7 @@ def read_action(state: MartianopolisState, text: str) -> str:
             raise InvalidAction(f"cannot read {text.strip()!r}; write {CARD_FORM}") from e
         raise
     if state.phase == MOVE and state.recovered:
-        # RULES §5.5: an order for a racer that only lies flat again is ignored.
+        # docs/rulings.md (Crashing): an order for a racer that only lies flat again is ignored.
         clauses = tuple((z, FLAT if z in state.recovered else p) for z, p in clauses)
         if all(z in state.recovered for z, _ in clauses):
             names = size_names((z for z, _ in clauses), " and ")

@@ -1,4 +1,4 @@
-"""A racer's possible moves (RULES §5.4): exact paths, crashes and finishes, found by DP."""
+"""A racer's possible moves (docs/rulings.md): exact paths, crashes and finishes, found by DP."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""One turn's flow (RULES §5.2, §5.3): deals, the secret up/down round, tie-breaks, movers."""
+"""One turn's flow (the rulebook's Play): deals, the secret up/down round, tie-breaks, movers."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The ring track (RULES §5.1): four lanes, 48 columns, and what a step costs."""
+"""The ring track (docs/rulings.md, Martianopolis 500): four lanes, 48 columns, step costs."""
 
 from __future__ import annotations
 

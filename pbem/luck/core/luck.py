@@ -1,12 +1,8 @@
 """Luck: the dice each seat received against what it could expect, and a test that dice are fair.
 
-Martian Dice: each roll of a turn is worth the points the turn can still expect after it,
-with the best pick and the best choices to stop or roll on from there (a roll that allows
-no pick ends the turn with what is aside); its expectation is the same figure averaged over
-every roll of the dice not aside (`turn_odds`). A turn from nothing expects about 3.11
-points. Martian Race, Mad Dog and Martian Frisby: a turn's two dice allow their total in
-movement, against an average of 7. A seat's luck is the sum over its rolls of received
-minus expected.
+A game's rules say what each roll was worth to the seat it was rolled for and what it could
+expect (their luck model, engine/capabilities.py); a game without one shows no luck. A
+seat's luck is the sum over its rolls of received minus expected.
 """
 
 from __future__ import annotations
@@ -18,14 +14,6 @@ from dataclasses import dataclass
 from typing import Any
 
 import engine
-from engine.games.martian_dice.dice import counts_of
-from engine.games.martian_dice.state import DiceState
-
-from .turn_odds import expected_roll, roll_worth
-
-RACE_KINDS = ("martian-race", "mad-dog", "martian-frisby")
-KINDS = ("martian-dice", *RACE_KINDS)
-AVERAGE_TWO_DICE = 7.0
 
 
 @dataclass(frozen=True)
@@ -46,34 +34,25 @@ def game_luck(
     kind: str, seats: int, options: Mapping[str, Any], events: Iterable[engine.Event]
 ) -> Luck | None:
     """Each seat's dice against expectation over a game's events (None: a game without it)."""
-    if kind not in KINDS:
-        return None
     rules = engine.rules_for(kind)
+    if rules.luck is None:
+        return None
     state = rules.start(seats, options)
     rolls, received, expected = [0] * seats, [0.0] * seats, [0.0] * seats
     for event in events:
         if isinstance(event, engine.Rolled):
-            worth = _worth(kind, state, event.values)
+            worth = rules.luck.roll(state, event.values)
             if worth is not None:
-                seat, got, mean = worth
-                rolls[seat] += 1
-                received[seat] += got
-                expected[seat] += mean
+                rolls[worth.seat] += 1
+                received[worth.seat] += worth.received
+                expected[worth.seat] += worth.expected
         state = engine.step(rules, state, event)
     return Luck(tuple(rolls), tuple(received), tuple(expected))
 
 
-def _worth(kind: str, state: Any, values: tuple[int, ...]) -> tuple[int, float, float] | None:
-    """The seat a roll belongs to, what it received and what it could expect, if it counts."""
-    if kind == "martian-dice":
-        assert isinstance(state, DiceState)
-        if state.first is None or state.dueling or state.to_move is None:
-            return None  # who starts, and the duel, are not dice a turn is played with
-        got = roll_worth(state.aside, counts_of(values))
-        return state.to_move, got, expected_roll(state.aside)
-    if len(values) != 2 or getattr(state, "to_move", None) is None:
-        return None  # Martian Frisby's roll for the first player
-    return int(state.to_move), sum(values), AVERAGE_TWO_DICE
+def has_luck(kind: str) -> bool:
+    """Whether a game kind measures luck (its rules have a luck model)."""
+    return engine.rules_for(kind).luck is not None
 
 
 # --- fairness: are the revealed dice uniform? ----------------------------------------------

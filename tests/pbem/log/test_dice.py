@@ -1,4 +1,4 @@
-"""Committed dice (DESIGN §4), checked against an independent implementation of the algorithm."""
+"""Committed dice (docs/auditing.md), checked against an independent version of the algorithm."""
 
 from __future__ import annotations
 

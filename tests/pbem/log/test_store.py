@@ -1,4 +1,4 @@
-"""The event log: the hash chain of DESIGN §3, tamper detection, snapshots, racing writers."""
+"""The event log: the hash chain (docs/architecture.md §4), tampering, snapshots, racing writers."""
 
 from __future__ import annotations
 
@@ -25,7 +25,7 @@ UNICODE_PLAYERS = (("zoe@example.org", "Zoë Ångström"), ("orjan@example.org",
 
 
 def independent_hash(previous: str, row: Event) -> str:
-    """DESIGN §3, written out again: sha256(hash[n-1] + "\\n" + canonical_json(...))."""
+    """docs/architecture.md §4 written out: sha256(hash[n-1] + "\\n" + canonical_json(...))."""
     body = json.dumps(
         {
             "seq": row.seq,

@@ -8,6 +8,7 @@ import pytest
 
 import engine
 from engine import Played, Rolled
+from engine.games.martian_dice.odds import expected_roll, roll_worth
 from pbem.luck.core import luck
 
 NOTHING = (0, 0, 0, 0, 0)
@@ -17,19 +18,19 @@ def test_the_last_die_of_a_turn_is_worth_what_it_lets_the_turn_bank():
     # 6 rays, 3 humans, 3 cows aside and one die left: a chicken (1 in 6) makes 7 earthlings
     # and the bonus, 10 points; anything else leaves the 6 points aside.
     aside = (0, 6, 3, 3, 0)
-    assert luck.roll_worth(aside, (0, 0, 0, 0, 1)) == 10
-    assert luck.roll_worth(aside, (1, 0, 0, 0, 0)) == 6
-    assert luck.expected_roll(aside) == pytest.approx(5 / 6 * 6 + 1 / 6 * 10)
+    assert roll_worth(aside, (0, 0, 0, 0, 1)) == 10
+    assert roll_worth(aside, (1, 0, 0, 0, 0)) == 6
+    assert expected_roll(aside) == pytest.approx(5 / 6 * 6 + 1 / 6 * 10)
 
 
 def test_a_last_die_rolled_after_twelve_chickens_can_lose_them_all_to_a_tank():
     # tank (1/6): 0; ray (2/6) or chicken (1/6): 12; human or cow (2/6): 13
-    assert luck.expected_roll((0, 0, 0, 0, 12)) == pytest.approx((0 + 24 + 12 + 26) / 6)
+    assert expected_roll((0, 0, 0, 0, 12)) == pytest.approx((0 + 24 + 12 + 26) / 6)
 
 
 def test_a_turn_from_nothing_expects_about_three_points():
-    assert luck.roll_worth(NOTHING, (0, 0, 0, 0, 13)) == 13
-    assert 3.0 < luck.expected_roll(NOTHING) < 3.2
+    assert roll_worth(NOTHING, (0, 0, 0, 0, 13)) == 13
+    assert 3.0 < expected_roll(NOTHING) < 3.2
 
 
 def test_a_martian_dice_game_with_known_dice_gives_each_seat_its_luck():
@@ -44,7 +45,7 @@ def test_a_martian_dice_game_with_known_dice_gives_each_seat_its_luck():
     assert figures is not None
     assert figures.rolls == (1, 0)
     assert figures.received == (13, 0)
-    assert figures.luck[0] == pytest.approx(13 - luck.expected_roll(NOTHING))
+    assert figures.luck[0] == pytest.approx(13 - expected_roll(NOTHING))
     assert figures.luck[1] == 0
 
 

@@ -37,6 +37,9 @@ def test_a_finished_game_shows_each_seats_luck(app, client):
 
     assert "<h2>Luck</h2>" in page and "Expected" in page
     assert "Running total" in card and public_id in card
+    # Each page says how the game measures a roll, in the words of the game's luck model.
+    assert "what it could expect: the points a turn could still expect after each roll" in page
+    assert "(Martian Dice: the points a turn could still expect after each roll" in card
     with svc_of(app).db.read() as s:
         figures = game_luck(s, load(s, public_id))
     assert figures is not None and sum(figures.rolls) == len(rolls)  # no duel, no first roll
