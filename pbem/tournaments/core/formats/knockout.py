@@ -156,7 +156,8 @@ class Knockout(Format):
     system = "knockout"
     title = "Knockout"
     summary = "Knockout: seeded single elimination, or the top of each table goes on"
-    settings = (Setting("advance", "Top of each table going on", "multiplayer knockout",
+    settings = (Setting("advance", "Top of each table going on",
+                        "how many of each table go on, at tables",
                         example=1),)
     round_by_round = True
 

@@ -91,10 +91,10 @@ class RollingSwiss(Format):
     summary = "Rolling Swiss: no rounds, free players are paired as they come"
     settings = (
         Setting("games_per_player", "Games per player", "how many games each plays", example=3),
-        Setting("max_concurrent", "at most at once", "games a player plays at once", example=1),
-        Setting("pair_min_free", "pair when this many are free", "a tick pairs the free "
-                "players once this many are free", least=2),
-        Setting("pair_max_wait_hours", "or one has waited (hours)", "or once the longest-"
+        Setting("max_concurrent", "Games at once", "the most a player plays at once", example=1),
+        Setting("pair_min_free", "Pair when this many are free", "free players are paired "
+                "once this many are free", least=2),
+        Setting("pair_max_wait_hours", "Or when one has waited (hours)", "or once the longest-"
                 "waiting free player has waited this long", whole=False, unit="hours"),
     )
     rounds = False
