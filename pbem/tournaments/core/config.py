@@ -47,7 +47,8 @@ def parse_config(payload: Mapping[str, Any], where: str = "create") -> Config:
     system = text(payload, "system", where)
     if system not in {f.system for f in known}:
         systems = [f.system for f in known]
-        raise BadFormat(f"{where}: system {system!r} is not one of {systems}")
+        raise BadFormat(f"{where}: system {system!r} is not one of {systems}; a format of "
+                        "another package needs that package installed")
     fmt = formats.format_for(system)
     sizes = listed(payload, "table_sizes", where)
     if not sizes or any(isinstance(s, bool) or not isinstance(s, int) or s < 2 for s in sizes):

@@ -51,7 +51,7 @@ class Format(ABC):
     summary: str  # one line for the new-event form
     settings: tuple[Setting, ...] = ()
     version: int = 1  # raised whenever the same log would be paired differently
-    rounds: bool = True  # pair events carry a round number (False: their round is null)
+    has_rounds: bool = True  # pair events carry a round number (False: their round is null)
     round_by_round: bool = False  # a round is paired once the one before is over
     allows_duplicate: bool = False  # the tables of a round may share one deal of dice
 

@@ -74,7 +74,7 @@ def read_round(d: Draft, payload: Mapping[str, Any], where: str) -> int | None:
     assert d.config is not None
     fmt = formats.format_for(d.config.system)
     round_ = payload.get("round")
-    if not fmt.rounds:
+    if not fmt.has_rounds:
         if round_ is not None:
             raise InvalidEvent(f"{where}: a {fmt.title} event has no rounds, got round {round_!r}")
         return None

@@ -8,6 +8,7 @@ the format and what it lacks.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from datetime import datetime
 from typing import Any
@@ -98,6 +99,8 @@ def names(fmt: Format) -> list[str]:
         lacking.append("settings that are all contract.Setting")
     if len(set(declared)) != len(declared) or set(declared) & set(COMMON):
         lacking.append(f"settings named once each and apart from the common fields {COMMON}")
+    lacking += [f"a setting name of lower-case letters, digits and '_', not {name!r}"
+                for name in declared if not re.fullmatch(r"[a-z][a-z0-9_]*", name)]
     return lacking
 
 
@@ -115,6 +118,12 @@ def test_every_format_keeps_the_contract(fmt):
 
 def test_every_installed_plug_in_was_registered():
     assert formats.problems() == ()
+
+
+def test_a_setting_two_formats_share_is_the_same_kind_of_number_in_both():
+    for name, users in formats.declared().items():
+        kinds = {(s.whole, s.least, s.unit) for _, s in users}
+        assert len(kinds) == 1, f"{name!r} is read differently by {[f.system for f, _ in users]}"
 
 
 class Halfway(Format):

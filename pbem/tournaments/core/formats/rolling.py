@@ -97,7 +97,7 @@ class RollingSwiss(Format):
         Setting("pair_max_wait_hours", "Or when one has waited (hours)", "or once the longest-"
                 "waiting free player has waited this long", whole=False, unit="hours"),
     )
-    rounds = False
+    has_rounds = False
 
     def check(self, config: Config, where: str) -> None:
         """G and c are needed; P is at least a table; W is positive."""

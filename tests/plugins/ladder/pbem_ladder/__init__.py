@@ -98,7 +98,7 @@ class LadderFormat(Format):
         Setting("challenges", "Challenges per player", "how many challenges each player makes",
                 example=2),
     )
-    rounds = False
+    has_rounds = False
 
     def check(self, config: Config, where: str) -> None:
         """Two players a game; reach and challenges are needed."""
