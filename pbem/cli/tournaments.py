@@ -20,8 +20,7 @@ from ..services import Services
 from ..tournaments import directing, exports, mails, reports, service, simulate
 from ..tournaments.log import Held, load
 from .common import fail, player_arg, ready_services
-
-SYSTEMS = click.Choice(["round-robin", "swiss", "rolling-swiss", "knockout"])
+from .formats import formats_command, known_system, settings_from, with_settings
 
 
 def write(svc: Services, work: Any) -> Any:
@@ -43,23 +42,22 @@ def held_or_fail(svc: Services, public_id: str) -> Held:
 
 @click.group("tournament")
 def tournament() -> None:
-    """Run tournaments: round robin, Swiss, rolling Swiss and knockout."""
+    """Run tournaments: round robin, Swiss, rolling Swiss, knockout, and installed formats."""
+
+
+tournament.add_command(formats_command)
 
 
 @tournament.command()
 @click.argument("name")
-@click.option("--system", type=SYSTEMS, required=True)
+@click.option("--system", required=True, callback=known_system,
+              help="The format: see `pbem tournament formats`.")
 @click.option("--kind", required=True, help="The game, e.g. martian-dice.")
 @click.option("--director", "director_email", required=True, help="The director's address.")
 @click.option("--preset")
 @click.option("--option", "options", multiple=True, help="A game option, KEY=VALUE.")
 @click.option("--tables", help="Seats per table, e.g. 2, or 4,5 (default: 2 if allowed).")
-@click.option("--rounds", type=int, help="Swiss rounds; round robin: 1 single, 2 double.")
-@click.option("--games-per-player", type=int, help="Rolling Swiss: games each player plays.")
-@click.option("--max-concurrent", type=int, help="Rolling Swiss: games at once per player.")
-@click.option("--pair-min-free", type=int, help="Rolling Swiss: pair when this many are free.")
-@click.option("--pair-max-wait-hours", type=float, help="Rolling Swiss: or when one waited.")
-@click.option("--advance", type=int, help="Multiplayer knockout: the top k of a table go on.")
+@with_settings
 @click.option("--deadline-hours", type=float, default=72.0, show_default=True)
 @click.option("--timeout-policy", type=click.Choice(["bot", "forfeit"]), default="forfeit",
               show_default=True)
@@ -80,7 +78,7 @@ def create(name: str, system: str, kind: str, director_email: str, preset: str |
         "options": dict(item.partition("=")[::2] for item in options),
         "tiebreaks": list(tiebreaks) or None, "rated": not unrated,
         "scoring": {"by": scoring} if scoring else None,
-        **{k: v for k, v in settings.items() if v is not None},
+        **settings_from(settings),
     }
     if tables:
         try:
@@ -216,14 +214,11 @@ def verify(target: str) -> None:
 
 
 @tournament.command("simulate")
-@click.argument("system", type=SYSTEMS)
+@click.argument("system", callback=known_system)
 @click.argument("kind")
 @click.option("--players", type=int, required=True)
 @click.option("--tables", help="Seats per table (default: 2 if the game allows it).")
-@click.option("--rounds", type=int)
-@click.option("--games-per-player", type=int)
-@click.option("--max-concurrent", type=int)
-@click.option("--advance", type=int)
+@with_settings
 @click.option("--seed", type=int, default=0, show_default=True)
 @click.option("--duplicate", is_flag=True,
               help="Every table of a round rolls the same dice (dice games; see the board pages).")
@@ -235,8 +230,7 @@ def simulate_command(system: str, kind: str, players: int, tables: str | None,
     settings["duplicate"] = settings["duplicate"] or None
     sizes = [int(n) for n in tables.split(",")] if tables else None
     try:
-        report = simulate.run(svc, system, kind, players, sizes, seed,
-                              {k: v for k, v in settings.items() if v is not None},
+        report = simulate.run(svc, system, kind, players, sizes, seed, settings_from(settings),
                               progress=click.progressbar)
     except PbemError as e:
         fail(e)

@@ -1,8 +1,11 @@
-"""Tournaments: round robins, Swiss, rolling Swiss and knockouts, rebuilt from their own logs.
+"""Tournaments: round robins, Swiss, rolling Swiss, knockouts and installed formats.
 
-The package holds the pure core for now: the fold of a tournament's event log, scoring,
-tie-breaks and standings, schedules, pairing and seating, the per-format planner, the
-fairness figures and the results export. It does no I/O, reads no clock and draws no
-randomness, so the same log gives the same pairings on any machine. The service that
-stores the log, the pages, the mail and the CLI will join it here and call into this core.
+`core/` is the pure core: the fold of a tournament's event log, scoring, tie-breaks and
+standings, pairing and seating, the Format contract and the registry of formats
+(`core/formats/`: the built-ins, and installed packages' `pbem.formats` entry points),
+verify and the results export. It does no I/O, reads no clock and draws no randomness, so
+the same log gives the same pairings on any machine. The modules beside it are the server
+side: the service that stores the log and starts the games (`service`, `log`), the
+director's actions, mails, words and exports for pages and commands, duplicate boards and
+the simulator. They call into the core; the core never calls them.
 """

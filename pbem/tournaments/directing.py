@@ -176,14 +176,7 @@ def why_nothing_is_due(held: Held, now: datetime) -> str:
         return f"{held.row.name} has not started"
     if state.closed or formats.is_over(state):
         return f"{held.row.name} is over"
-    open_games = formats.unfinished(state)
-    if state.config.system in ("swiss", "knockout") and open_games:
-        names = ", ".join(t.game for t in open_games[:5])
-        return (f"round {state.last_round()} is still open: {len(open_games)} games are "
-                f"unfinished ({names}{', ...' if len(open_games) > 5 else ''})")
-    if state.config.system == "round-robin":
-        return "a round robin pairs every round at the start; nothing is left to pair"
-    return "not enough players are free yet (or none has waited long enough)"
+    return formats.format_of(state).nothing_due(state)
 
 
 def preview(session: Session, held: Held, now: datetime) -> Plan | None:

@@ -6,18 +6,12 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
+from .core import formats
 from .core.model import Table, Tournament
 from .core.plans import Plan
 from .core.standings import Standing, standings
 from .core.tiebreaks import TITLES as TIEBREAK_TITLES
 from .log import Held
-
-SYSTEM_NAMES = {
-    "round-robin": "Round robin",
-    "swiss": "Swiss",
-    "rolling-swiss": "Rolling Swiss",
-    "knockout": "Knockout",
-}
 
 
 def name_of(t: Tournament, player: str) -> str:
@@ -30,23 +24,8 @@ def describe(held: Held) -> list[str]:
     """The format in plain sentences, for the home page and mails."""
     c = held.state.config
     seats = " or ".join(str(n) for n in c.table_sizes)
-    lines = [f"{SYSTEM_NAMES[c.system]} of {c.kind}, tables of {seats}."]
-    if c.system == "swiss":
-        lines.append(f"{c.rounds} rounds; a round closes the moment its last game ends.")
-    if c.system == "round-robin":
-        lines.append("Every game is paired at the start and played at the same time"
-                     + (", twice with seats swapped." if c.rounds == 2 else "."))
-    if c.system == "rolling-swiss":
-        hours = c.pair_max_wait_hours
-        wait = f" or one has waited {hours:g} hours" if hours else ""
-        lines.append(
-            f"No rounds: each player plays {c.games_per_player} games, at most "
-            f"{c.max_concurrent} at once; free players are paired when "
-            f"{c.pair_min_free or c.table_sizes[0]} are free{wait}."
-        )
-    if c.system == "knockout":
-        lines.append("Single elimination, seeded." if c.two_player
-                     else f"The top {c.advance} of each table go on to the next round.")
+    fmt = formats.format_for(c.system)
+    lines = [f"{fmt.title} of {c.kind}, tables of {seats}.", *fmt.describe(c)]
     lines.append(f"{c.deadline_hours:g} hours per decision; at a missed deadline "
                  + ("the house bot moves." if c.timeout_policy == "bot" else "the seat forfeits."))
     scoring = "game points (the rulebook's series scoring)" if c.scoring == "game-points" else \
@@ -55,6 +34,24 @@ def describe(held: Held) -> list[str]:
                  + ", ".join(TIEBREAK_TITLES.get(n, n) for n in c.tiebreaks) + ".")
     lines.append("Rated." if c.rated else "Not rated.")
     return lines
+
+
+def ordering(held: Held) -> str:
+    """How the standings are ordered, in words."""
+    config = held.state.config
+    return formats.format_for(config.system).ordering(config)
+
+
+def setting_fields() -> list[dict[str, Any]]:
+    """Every format setting once, for the new-event form, with the formats that read it."""
+    fields = []
+    for name, users in formats.declared().items():
+        first = users[0][1]
+        fields.append({
+            "name": name, "label": first.label, "whole": first.whole, "least": first.least,
+            "help": "; ".join(f"{fmt.title}: {setting.help}" for fmt, setting in users),
+        })
+    return fields
 
 
 def standings_lines(held: Held, explain: bool = False) -> list[str]:
@@ -153,15 +150,8 @@ def player_card(held: Held, player: str) -> dict[str, Any]:
 def next_pairing(held: Held, now: datetime) -> str:
     """When the next games will be paired, in words."""
     t = held.state
-    c = t.config
     if not t.started:
         return "at the start, when the director starts the event"
     if t.closed:
         return "never: the event is over"
-    if c.system == "round-robin":
-        return "every game was paired at the start"
-    if c.system == "rolling-swiss":
-        return "whenever enough players are free"
-    open_games = [tb for tb in t.tables if tb.result is None and tb.annulled is None]
-    return (f"when the last {len(open_games)} games of round {t.last_round()} end"
-            if open_games else "now")
+    return formats.format_of(t).next_pairing(t)

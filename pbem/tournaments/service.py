@@ -177,9 +177,9 @@ def away_players(session: Session, held: Held, now: datetime) -> frozenset[str]:
 
 
 def weekly(state: State, now: datetime) -> bool:
-    """Whether an event without rounds is due a weekly summary (after its first week)."""
+    """Whether an event not paired round by round is due a weekly summary (after a week)."""
     started = state.started_at
-    return (state.config.system in ("round-robin", "rolling-swiss") and started is not None
+    return (not formats.format_of(state).round_by_round and started is not None
             and now - started >= timedelta(days=7))
 
 
@@ -229,7 +229,7 @@ def pair(session: Session, ctx: Context, held: Held, plan: Plan) -> Held:
         )
         games.append(loaded.game.public_id)
     held = record(session, held, "pair", plan.payload(games))
-    if plan.round is not None and plan.round > 1 and config.system != "round-robin":
+    if plan.round is not None and plan.round > 1 and formats.format_of(held.state).round_by_round:
         mails.queue_summary(session, ctx, held, f"round {plan.round} is paired", f"r{plan.round}")
     return held
 

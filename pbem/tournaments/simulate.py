@@ -28,7 +28,7 @@ from ..play.act import submit
 from ..play.start import player_for
 from ..services import Services
 from . import reports, service
-from .core import fairness
+from .core import fairness, formats
 from .log import Held
 from .log import load as load_tournament
 
@@ -162,12 +162,4 @@ def expected_games(svc: Services, public_id: str) -> int:
     """About how many games the event will have, for the progress bar."""
     with svc.db.read() as session:
         t = load_tournament(session, public_id).state
-    c, n = t.config, len(t.entrants)
-    size = c.table_sizes[0]
-    if c.system == "swiss":
-        return (c.rounds or 1) * (n // size)
-    if c.system == "rolling-swiss":
-        return max(1, (c.games_per_player or 1) * n // size)
-    if c.system == "knockout":
-        return max(1, n - 1) if c.two_player else max(1, n // size * 2)
-    return max(len(t.tables), 1)
+    return formats.format_of(t).expected_games(t)

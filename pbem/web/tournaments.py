@@ -19,6 +19,7 @@ from ..ratings.current import rating_of
 from ..services import services
 from ..tournaments import boards, directing, exports, mails, reports, service
 from ..tournaments.core import formats
+from ..tournaments.core.contract import Setting
 from ..tournaments.core.standings import standings
 from ..tournaments.core.tiebreaks import TITLES
 from ..tournaments.log import Held, load
@@ -26,7 +27,6 @@ from .helpers import current_player
 
 bp = Blueprint("tournaments", __name__, url_prefix="/tournaments")
 
-FORM_FIELDS = ("rounds", "games_per_player", "max_concurrent", "pair_min_free", "advance")
 
 
 @bp.get("/")
@@ -40,23 +40,26 @@ def index() -> str:
                                player=current_player(session))
 
 
+def setting_from(form: Any, setting: Setting) -> int | float | None:
+    """One format setting from the form: a whole number, or a number of its unit."""
+    text = form.get(setting.name, "").strip()
+    words = setting.name.replace("_", " ")
+    if not text:
+        return None
+    if setting.whole:
+        if not text.isdigit():
+            raise Rejected(f"{words} must be a whole number, not {text!r}")
+        return int(text)
+    try:
+        return float(text)
+    except ValueError as e:
+        raise Rejected(f"{words} must be a number{' of ' + setting.unit if setting.unit else ''}"
+                       ) from e
+
+
 def fields_from(form: Any) -> dict[str, Any]:
     """The new-tournament form as the service's fields."""
-    def whole(name: str) -> int | None:
-        text = form.get(name, "").strip()
-        if not text:
-            return None
-        if not text.isdigit():
-            raise Rejected(f"{name.replace('_', ' ')} must be a whole number, not {text!r}")
-        return int(text)
-
-    def hours(name: str) -> float | None:
-        text = form.get(name, "").strip()
-        try:
-            return float(text) if text else None
-        except ValueError as e:
-            raise Rejected(f"{name.replace('_', ' ')} must be a number of hours") from e
-
+    hours = setting_from(form, Setting("deadline_hours", "", "", whole=False, unit="hours"))
     sizes = [int(n) for n in form.getlist("table_sizes") if n.isdigit()]
     return {
         "name": form.get("name", ""),
@@ -64,9 +67,8 @@ def fields_from(form: Any) -> dict[str, Any]:
         "kind": form.get("kind", ""),
         "preset": form.get("preset") or None,
         "table_sizes": sizes or None,
-        **{name: whole(name) for name in FORM_FIELDS},
-        "pair_max_wait_hours": hours("pair_max_wait_hours"),
-        "deadline_hours": hours("deadline_hours") or 72.0,
+        **{name: setting_from(form, users[0][1]) for name, users in formats.declared().items()},
+        "deadline_hours": hours or 72.0,
         "timeout_policy": form.get("timeout_policy", "forfeit"),
         "rated": form.get("rated") == "on",
         "duplicate": form.get("duplicate") == "on" or None,
@@ -96,6 +98,7 @@ def new() -> Any:
             error = str(e)
     kinds = [(k, engine.rules_for(k)) for k in engine.GAMES]
     return render_template("tournaments/new.html", kinds=kinds, form=request.form,
+                           formats=formats.formats(), settings=reports.setting_fields(),
                            error=error), (422 if error else 200)
 
 
@@ -188,7 +191,8 @@ def standings_page(public_id: str) -> str:
     with services().db.read() as session:
         held = held_or_404(session, public_id)
         return render_template("tournaments/standings.html", held=held,
-                               rows=standings(held.state), titles=TITLES)
+                               rows=standings(held.state), titles=TITLES,
+                               ordering=reports.ordering(held))
 
 
 @bp.get("/<public_id>/crosstable")

@@ -1,12 +1,11 @@
-"""A tournament's format, read from its `create` event and checked against the game's seats."""
+"""A tournament's setup, read from its `create` event, checked by its format and the game."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
-from datetime import datetime
 from typing import Any
 
+from . import formats
 from .errors import (
     BadFormat,
     InvalidEvent,
@@ -14,61 +13,22 @@ from .errors import (
     moment,
     optional_number,
     optional_text,
-    optional_whole,
     text,
 )
+from .model import Config
 
-SYSTEMS = ("round-robin", "swiss", "rolling-swiss", "knockout")
 SCORINGS = ("places", "game-points")
 TWO_PLAYER_TIEBREAKS = ("sonneborn-berger", "buchholz-cut-1", "direct-encounter", "wins")
 TABLE_TIEBREAKS = ("neustadtl", "opponents-average", "average-rank")
 TIEBREAKS = TWO_PLAYER_TIEBREAKS + TABLE_TIEBREAKS + ("buchholz",)
 DEFAULT_DEADLINE_HOURS = 72.0
 
-FIELDS = (
-    "name", "system", "kind", "preset", "options", "table_sizes", "rounds",
-    "games_per_player", "max_concurrent", "pair_min_free", "pair_max_wait_hours", "advance",
-    "deadline_hours", "timeout_policy", "scoring", "tiebreaks", "rated",
-    "registration_closes", "director", "commitment", "duplicate",
+# Every event's fields; each format adds its own settings (see contract.Setting).
+COMMON = (
+    "name", "system", "kind", "preset", "options", "table_sizes", "deadline_hours",
+    "timeout_policy", "scoring", "tiebreaks", "rated", "registration_closes", "director",
+    "commitment", "duplicate",
 )
-ONLY_FOR = {
-    "games_per_player": "rolling-swiss",
-    "max_concurrent": "rolling-swiss",
-    "pair_min_free": "rolling-swiss",
-    "pair_max_wait_hours": "rolling-swiss",
-    "advance": "knockout",
-}
-
-
-@dataclass(frozen=True)
-class Config:
-    """What a `create` event sets up: the format, the game and the rules of the event."""
-
-    name: str
-    system: str
-    kind: str
-    preset: str | None
-    options: Mapping[str, Any]
-    table_sizes: tuple[int, ...]
-    rounds: int | None
-    games_per_player: int | None
-    max_concurrent: int | None
-    pair_min_free: int | None
-    pair_max_wait_hours: float | None
-    advance: int | None
-    deadline_hours: float
-    timeout_policy: str
-    scoring: str
-    tiebreaks: tuple[str, ...]
-    rated: bool
-    registration_closes: datetime | None
-    director: str
-    duplicate: bool = False  # every table of a round rolls the same addressed dice
-
-    @property
-    def two_player(self) -> bool:
-        """Tell whether every table seats two players (pairing by matching, chess tie-breaks)."""
-        return self.table_sizes == (2,)
 
 
 def default_tiebreaks(table_sizes: tuple[int, ...]) -> tuple[str, ...]:
@@ -78,12 +38,18 @@ def default_tiebreaks(table_sizes: tuple[int, ...]) -> tuple[str, ...]:
 
 def parse_config(payload: Mapping[str, Any], where: str = "create") -> Config:
     """Read a `create` payload; raise InvalidEvent or BadFormat naming the problem."""
-    unknown = sorted(set(payload) - set(FIELDS))
+    known = formats.formats()
+    declared = {name: [f.system for f, _ in users] for name, users in formats.declared().items()}
+    unknown = sorted(set(payload) - set(COMMON) - set(declared))
     if unknown:
-        raise InvalidEvent(f"{where}: unknown fields {unknown}; the fields are {list(FIELDS)}")
+        fields = [*COMMON, *declared]
+        raise InvalidEvent(f"{where}: unknown fields {unknown}; the fields are {fields}")
     system = text(payload, "system", where)
-    if system not in SYSTEMS:
-        raise BadFormat(f"{where}: system {system!r} is not one of {list(SYSTEMS)}")
+    if system not in {f.system for f in known}:
+        systems = [f.system for f in known]
+        raise BadFormat(f"{where}: system {system!r} is not one of {systems}; a format of "
+                        "another package needs that package installed")
+    fmt = formats.format_for(system)
     sizes = listed(payload, "table_sizes", where)
     if not sizes or any(isinstance(s, bool) or not isinstance(s, int) or s < 2 for s in sizes):
         raise BadFormat(f"{where}: table_sizes must list seat counts of 2 or more, got {sizes}")
@@ -101,9 +67,16 @@ def parse_config(payload: Mapping[str, Any], where: str = "create") -> Config:
     bad = [name for name in tiebreaks if name not in TIEBREAKS]
     if bad:
         raise BadFormat(f"{where}: unknown tie-breaks {bad}; the known ones are {list(TIEBREAKS)}")
-    for key, only in ONLY_FOR.items():
-        if payload.get(key) is not None and system != only:
-            raise BadFormat(f"{where}: {key!r} applies to {only} events only, not {system}")
+    own = {setting.name for setting in fmt.settings}
+    for key, users in declared.items():
+        if payload.get(key) is not None and key not in own:
+            if len(users) == 1:
+                raise BadFormat(f"{where}: {key!r} applies to {users[0]} events only, "
+                                f"not {system}")
+            raise BadFormat(f"{where}: {key!r} does not apply to {system} events "
+                            f"(it applies to {' and '.join(users)})")
+    settings = {s.name: value for s in fmt.settings
+                if (value := s.read(payload, where)) is not None}
     key_closes = "registration_closes"
     closes = payload.get(key_closes)
     deadline = optional_number(payload, "deadline_hours", where)
@@ -114,12 +87,7 @@ def parse_config(payload: Mapping[str, Any], where: str = "create") -> Config:
         preset=optional_text(payload, "preset", where),
         options=dict(options),
         table_sizes=table_sizes,
-        rounds=optional_whole(payload, "rounds", where, 1),
-        games_per_player=optional_whole(payload, "games_per_player", where, 1),
-        max_concurrent=optional_whole(payload, "max_concurrent", where, 1),
-        pair_min_free=optional_whole(payload, "pair_min_free", where, 2),
-        pair_max_wait_hours=optional_number(payload, "pair_max_wait_hours", where),
-        advance=optional_whole(payload, "advance", where, 1),
+        settings=settings,
         deadline_hours=DEFAULT_DEADLINE_HOURS if deadline is None else deadline,
         timeout_policy=optional_text(payload, "timeout_policy", where) or "forfeit",
         scoring=str(scoring["by"]),
@@ -134,40 +102,17 @@ def parse_config(payload: Mapping[str, Any], where: str = "create") -> Config:
 
 
 def check_system(config: Config, where: str = "create") -> None:
-    """Raise BadFormat when the format's own settings contradict each other."""
-    smallest = config.table_sizes[0]
+    """Raise BadFormat when the event's settings contradict each other or its format."""
     if config.deadline_hours <= 0:
         raise BadFormat(f"{where}: deadline_hours must be positive, got {config.deadline_hours}")
-    if config.system == "round-robin" and config.two_player and config.rounds not in (None, 1, 2):
-        raise BadFormat(f"{where}: a two-player round robin has rounds 1 (single) or 2 (double)")
-    if config.system == "swiss" and config.rounds is None:
-        raise BadFormat(f"{where}: a Swiss event needs 'rounds'")
-    if config.system == "rolling-swiss":
-        if config.games_per_player is None or config.max_concurrent is None:
-            raise BadFormat(f"{where}: a rolling Swiss needs games_per_player and max_concurrent")
-        if config.pair_min_free is not None and config.pair_min_free < smallest:
-            raise BadFormat(
-                f"{where}: pair_min_free {config.pair_min_free} is less than one table ({smallest})"
-            )
-        wait = config.pair_max_wait_hours
-        if wait is not None and wait <= 0:
-            raise BadFormat(f"{where}: pair_max_wait_hours must be positive, got {wait}")
-    if config.duplicate and config.system not in ("round-robin", "swiss"):
-        raise BadFormat(f"{where}: duplicate dice need rounds (round-robin or swiss), "
-                        f"not {config.system}")
+    fmt = formats.format_for(config.system)
+    fmt.check(config, where)
+    if config.duplicate and not fmt.allows_duplicate:
+        allowed = " or ".join(f.system for f in formats.formats() if f.allows_duplicate)
+        raise BadFormat(f"{where}: duplicate dice need rounds ({allowed}), not {config.system}")
     if config.duplicate and len(config.table_sizes) != 1:
         raise BadFormat(f"{where}: duplicate tables must all seat the same number of players, "
                         f"not {list(config.table_sizes)}")
-    if config.system in ("rolling-swiss", "knockout") and config.rounds is not None:
-        raise BadFormat(f"{where}: 'rounds' does not apply to {config.system} events")
-    if config.system == "knockout":
-        if config.two_player and config.advance not in (None, 1):
-            raise BadFormat(f"{where}: a two-player knockout advances the winner only")
-        if not config.two_player and config.advance is None:
-            raise BadFormat(f"{where}: a multiplayer knockout needs 'advance' (top k per table)")
-        if config.advance is not None and config.advance >= smallest:
-            raise BadFormat(f"{where}: advance {config.advance} must be less than the "
-                            f"smallest table ({smallest})")
 
 
 def check_fits(config: Config, seat_counts: tuple[int, ...]) -> None:

@@ -7,9 +7,8 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from .config import Config
 from .errors import IllegalEvent, InvalidEvent, text
-from .model import ACTIVE, Bye, Entrant, Pairing, Table, Tournament
+from .model import ACTIVE, Bye, Config, Entrant, Pairing, Table, Tournament
 
 
 @dataclass

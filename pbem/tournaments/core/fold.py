@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from dataclasses import replace
 
-from . import director, tables
+from . import director, formats, tables
 from .config import parse_config
 from .draft import Draft
 from .errors import IllegalEvent, InvalidEvent, listed, number, text, utc
@@ -113,7 +113,7 @@ def on_start(d: Draft, e: Event, where: str) -> None:
         found = d.entrants.get(player) if isinstance(player, str) else None
         if found is None or found.status != ACTIVE:
             raise IllegalEvent(f"{where}: {player!r} is not a registered, active player")
-    least = 2 if d.config.two_player else d.config.table_sizes[0]
+    least = formats.format_for(d.config.system).fewest_entrants(d.config)
     if len(entrants) < least:
         raise IllegalEvent(f"{where}: {len(entrants)} entrants; this format needs {least}")
     d.entrants = {p: d.entrants[p] for p in entrants}

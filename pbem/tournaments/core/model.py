@@ -4,11 +4,12 @@ A tournament is an append-only log like a game's (DESIGN section 3). Each event 
 `seq` (0, 1, 2, ...), a `kind`, a JSON `payload` and a time `at`. Kinds and payloads, as
 the server stores and exports them (times are ISO 8601 UTC, players are id strings):
 
-- `create` {name, system: "round-robin" | "swiss" | "rolling-swiss" | "knockout", kind,
-  preset, options, table_sizes: [allowed seats per table], rounds, games_per_player,
-  max_concurrent, pair_min_free, pair_max_wait_hours, advance, deadline_hours,
-  timeout_policy, scoring: {"by": "places" | "game-points"}, tiebreaks: [names],
-  rated, registration_closes: ISO or null, director}; see `config.parse_config`.
+- `create` {name, system: a registered format ("round-robin", "swiss", "rolling-swiss",
+  "knockout", or an installed one), kind, preset, options, table_sizes: [allowed seats per
+  table], the format's settings (rounds, games_per_player, max_concurrent, pair_min_free,
+  pair_max_wait_hours, advance for the built-ins), deadline_hours, timeout_policy,
+  scoring: {"by": "places" | "game-points"}, tiebreaks: [names], rated,
+  registration_closes: ISO or null, director}; see `config.parse_config`.
 - `register` {player, name, rating: number or null}
 - `withdraw` {player, reason}: before the start the player leaves; after it, they stop
   being paired and keep the games they played.
@@ -36,9 +37,55 @@ from datetime import datetime, timedelta
 from functools import cached_property
 from typing import Any
 
-from .config import Config
-
 ACTIVE, WITHDRAWN, DISQUALIFIED = "active", "withdrawn", "disqualified"
+
+
+@dataclass(frozen=True)
+class Config:
+    """What a `create` event sets up: the format, the game and the rules of the event.
+
+    `settings` holds the format's own settings that the event gives (see `contract.Setting`).
+    """
+
+    name: str
+    system: str
+    kind: str
+    preset: str | None
+    options: Mapping[str, Any]
+    table_sizes: tuple[int, ...]
+    settings: Mapping[str, int | float]
+    deadline_hours: float
+    timeout_policy: str
+    scoring: str
+    tiebreaks: tuple[str, ...]
+    rated: bool
+    registration_closes: datetime | None
+    director: str
+    duplicate: bool = False  # every table of a round rolls the same addressed dice
+
+    @property
+    def two_player(self) -> bool:
+        """Tell whether every table seats two players (pairing by matching, chess tie-breaks)."""
+        return self.table_sizes == (2,)
+
+    def whole(self, name: str) -> int | None:
+        """Return a whole-number setting of the format, or None when the event leaves it out."""
+        value = self.settings.get(name)
+        return None if value is None else int(value)
+
+    def number(self, name: str) -> float | None:
+        """Return a setting of the format as a number, or None when the event leaves it out."""
+        value = self.settings.get(name)
+        return None if value is None else float(value)
+
+    # The built-in formats' settings as attributes, as code read them before formats were
+    # plug-ins; a format's own code reads `whole(name)` or `number(name)`.
+    rounds = property(lambda self: self.whole("rounds"))
+    games_per_player = property(lambda self: self.whole("games_per_player"))
+    max_concurrent = property(lambda self: self.whole("max_concurrent"))
+    pair_min_free = property(lambda self: self.whole("pair_min_free"))
+    pair_max_wait_hours = property(lambda self: self.number("pair_max_wait_hours"))
+    advance = property(lambda self: self.whole("advance"))
 
 
 @dataclass(frozen=True)
@@ -189,6 +236,10 @@ class Tournament:
         return tuple(
             t for t in self.tables if (round_ is None or t.round == round_) and self.is_open(t)
         )
+
+    def unfinished(self) -> tuple[Table, ...]:
+        """Return the games with no result that are not annulled (a gone player's too)."""
+        return tuple(t for t in self.tables if t.result is None and t.annulled is None)
 
     def last_round(self) -> int:
         """Return the highest round paired so far (0 before the first)."""

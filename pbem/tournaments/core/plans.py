@@ -5,13 +5,11 @@ from __future__ import annotations
 import hashlib
 import json
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from .errors import iso
 from .model import Tournament
-
-VERSION = 1
 
 
 @dataclass(frozen=True, order=True)
@@ -82,22 +80,23 @@ def canonical_json(value: Any) -> str:
     return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
 
 
-def algorithm(t: Tournament) -> str:
-    """Return the name and version of the pairing algorithm this tournament uses."""
-    shape = "pairs" if t.config.two_player else "tables"
-    return f"pbem-{t.config.system}-{shape}/{VERSION}"
+# The settings the built-in formats had before formats became plug-ins, in the order the inputs
+# hash has always listed them; any other setting of a format is hashed under "format_settings".
+LISTED_SETTINGS = ("rounds", "games_per_player", "max_concurrent", "pair_min_free",
+                   "pair_max_wait_hours", "advance")
 
 
-def pairing_inputs(t: Tournament, round_: int | None, away: Sequence[str]) -> dict[str, Any]:
+def pairing_inputs(
+    t: Tournament, round_: int | None, away: Sequence[str], algorithm: str
+) -> dict[str, Any]:
     """Return everything a pairing may read from the tournament, as JSON."""
     config = t.config
-    return {
-        "algorithm": algorithm(t),
+    inputs: dict[str, Any] = {
+        "algorithm": algorithm,
         "system": config.system,
         "round": round_,
         "table_sizes": list(config.table_sizes),
-        "settings": [config.rounds, config.games_per_player, config.max_concurrent,
-                     config.pair_min_free, config.pair_max_wait_hours, config.advance,
+        "settings": [*(config.settings.get(name) for name in LISTED_SETTINGS),
                      config.scoring, config.deadline_hours],
         "entrants": [[e.player, e.status, e.rating] for e in t.entrants],
         "games": [
@@ -114,11 +113,15 @@ def pairing_inputs(t: Tournament, round_: int | None, away: Sequence[str]) -> di
         "forbidden": [list(pair) for pair in t.forbidden],
         "away": sorted(away),
     }
+    others = {k: v for k, v in sorted(config.settings.items()) if k not in LISTED_SETTINGS}
+    if others:
+        inputs["format_settings"] = others
+    return inputs
 
 
-def inputs_hash(t: Tournament, round_: int | None, away: Sequence[str]) -> str:
+def inputs_hash(t: Tournament, round_: int | None, away: Sequence[str], algorithm: str) -> str:
     """Return the sha256 hex of the canonical JSON of the pairing inputs."""
-    data = canonical_json(pairing_inputs(t, round_, away))
+    data = canonical_json(pairing_inputs(t, round_, away, algorithm))
     return hashlib.sha256(data.encode()).hexdigest()
 
 
@@ -127,7 +130,7 @@ def make_plan(
     byes: Sequence[PlannedBye], penalties: Sequence[Penalty], notes: Sequence[str],
     away: Sequence[str] = (),
 ) -> Plan:
-    """Return a plan, stamped with the hash of its inputs and the algorithm's name."""
+    """Return a format's plan; the registry stamps it with its inputs' hash and algorithm."""
     return Plan(
         round=round_,
         tables=tuple(tuple(table) for table in tables),
@@ -135,6 +138,12 @@ def make_plan(
         penalties=tuple(penalties),
         notes=tuple(notes),
         away=tuple(away),
-        inputs=inputs_hash(t, round_, away),
-        algorithm=algorithm(t),
+        inputs="",
+        algorithm="",
     )
+
+
+def stamp(t: Tournament, plan: Plan, algorithm: str) -> Plan:
+    """Return the plan with the algorithm's name and the hash of the inputs it was made from."""
+    return replace(plan, algorithm=algorithm,
+                   inputs=inputs_hash(t, plan.round, plan.away, algorithm))

@@ -1,4 +1,4 @@
-"""Tables of 3 to 8: table sizes, a cut by standing, a deterministic local search, seat order."""
+"""Table sizes, and seating a pool: by matching for two, by a local search for tables of 3 to 8."""
 
 from __future__ import annotations
 
@@ -6,6 +6,7 @@ import itertools
 from collections.abc import Sequence
 from functools import cache
 
+from . import pairing
 from .history import History
 from .plans import Penalty
 
@@ -190,3 +191,14 @@ def seat_tables(
         ordered = h.by_standing(table)
         seated.append(seat_order(ordered, h)[0])
     return tuple(seated), tuple(search.penalty(t) for t in seated)
+
+
+def seat_pool(
+    pool: Sequence[str], sizes: Sequence[int], h: History
+) -> tuple[tuple[tuple[str, ...], ...], tuple[Penalty, ...]]:
+    """Pair (all tables of two: a maximum-weight matching) or seat (the search) a pool given
+    in standing order into tables of these sizes (see `table_sizes`)."""
+    if all(size == 2 for size in sizes):
+        pairs = pairing.pair_players(pool, h)
+        return pairs, tuple(pairing.penalty(a, b, h) for a, b in pairs)
+    return seat_tables(pool, sizes, h)

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
-from . import explain
+from . import explain, formats
 from .model import Bye, Entrant, Tournament
 from .scoring import Scored, scored_games
 from .tiebreaks import LOWER_IS_BETTER, TITLES, Ledger, fmt, group_by, signed
@@ -24,6 +24,7 @@ class Standing:
     games: int
     above: str | None
     ledger: Ledger = field(compare=False, repr=False)
+    reason: str = ""  # why the player stands here, when the format places players itself
 
     @property
     def lines(self) -> tuple[str, ...]:
@@ -32,7 +33,10 @@ class Standing:
 
     @property
     def why(self) -> str:
-        """Explain the order against the line above when both have the same points, else ''."""
+        """Explain the order against the line above when both have the same points, else ''
+        (or the format's own reason for the place, when it places players itself)."""
+        if self.reason:
+            return self.reason
         if self.above is None:
             return ""
         return why(self.ledger, self.ledger.order, self.above, self.player, self.place)
@@ -44,7 +48,21 @@ class Standing:
 
 def standings(t: Tournament) -> tuple[Standing, ...]:
     """Return the tournament's standings, rebuilt from its games and byes."""
-    return rank(t.entrants, scored_games(t), t.byes, t.config.tiebreaks)
+    rows = rank(t.entrants, scored_games(t), t.byes, t.config.tiebreaks)
+    placing = formats.format_of(t).placing(t)
+    return rows if placing is None else placed(rows, placing)
+
+
+def placed(rows: Sequence[Standing], placing: Sequence[tuple[str, str]]) -> tuple[Standing, ...]:
+    """Put the rows in a format's own order, one place each, with its reasons."""
+    by_player = {r.player: r for r in rows}
+    order = [player for player, _ in placing]
+    if sorted(order) != sorted(by_player):
+        raise ValueError(f"a format's placing must list every entrant once: got {order}, "
+                         f"the entrants are {sorted(by_player)}")
+    return tuple(replace(by_player[player], place=i + 1, above=order[i - 1] if i else None,
+                         reason=reason)
+                 for i, (player, reason) in enumerate(placing))
 
 
 def rank(

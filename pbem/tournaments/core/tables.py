@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from . import formats
 from .draft import Draft
 from .errors import IllegalEvent, InvalidEvent, listed, moment, number, text, utc
 from .model import ACTIVE, Bye, Event, Pairing, Result, Table
@@ -56,8 +57,7 @@ def on_pair(d: Draft, e: Event, where: str) -> None:
     away = listed(e.payload, "away", where) if e.payload.get("away") is not None else []
     if any(not isinstance(p, str) or p not in d.entrants for p in away):
         raise IllegalEvent(f"{where}: 'away' names players who are not entrants: {away}")
-    if d.config.system == "rolling-swiss":
-        check_limits(d, seen, where)
+    formats.format_for(d.config.system).check_players(d, seen, where)
     d.tables.update((t.game, t) for t in tables)
     for table in tables:
         for player in table.seats:
@@ -72,42 +72,16 @@ def on_pair(d: Draft, e: Event, where: str) -> None:
 def read_round(d: Draft, payload: Mapping[str, Any], where: str) -> int | None:
     """Read the round of a pair event and check that the format allows pairing it now."""
     assert d.config is not None
-    system = d.config.system
+    fmt = formats.format_for(d.config.system)
     round_ = payload.get("round")
-    if system == "rolling-swiss":
+    if not fmt.has_rounds:
         if round_ is not None:
-            raise InvalidEvent(f"{where}: a rolling Swiss has no rounds, got round {round_!r}")
+            raise InvalidEvent(f"{where}: a {fmt.title} event has no rounds, got round {round_!r}")
         return None
     if isinstance(round_, bool) or not isinstance(round_, int) or round_ < 1:
         raise InvalidEvent(f"{where}: 'round' must be an integer >= 1, got {round_!r}")
-    if system == "round-robin":
-        return round_
-    last = max((p.round for p in d.pairings if p.round is not None), default=0)
-    if round_ < last or round_ > last + 1:
-        raise IllegalEvent(f"{where}: round {round_} cannot follow round {last}")
-    if round_ > last:
-        games = (g for p in d.pairings if p.round == last for g in p.games)
-        still = sorted(g for g in games if g in d.tables and d.is_open(d.tables[g]))
-        if still:
-            raise IllegalEvent(
-                f"{where}: round {last} is still open: games {still} have no result"
-            )
-    if system == "swiss" and d.config.rounds is not None and round_ > d.config.rounds:
-        raise IllegalEvent(f"{where}: round {round_} is past the last round ({d.config.rounds})")
+    fmt.check_round(d, round_, where)
     return round_
-
-
-def check_limits(d: Draft, players: set[str], where: str) -> None:
-    """Raise unless each newly paired player stays within c games at once and G in all."""
-    assert d.config is not None
-    most, total = d.config.max_concurrent or 0, d.config.games_per_player or 0
-    for player in sorted(players):
-        tables = [d.tables[g] for g in d.games.get(player, [])]
-        going = sum(1 for t in tables if t.result is None and t.annulled is None)
-        if going + 1 > most:
-            raise IllegalEvent(f"{where}: {player!r} already plays {going} of {most} games at once")
-        if len(tables) + 1 > total:
-            raise IllegalEvent(f"{where}: {player!r} has had all {total} games")
 
 
 def on_result(d: Draft, e: Event, where: str) -> None:

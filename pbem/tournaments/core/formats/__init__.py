@@ -1,103 +1,155 @@
-"""What to pair now for each format, whether an event is over, and when it should end."""
+"""Every tournament format by its system name, and what the server asks of an event's format.
+
+The registry holds the built-in formats (the modules of this package, each with a `FORMAT`)
+and those of installed packages, which name a `contract.Format` (an instance, or a class
+taking no arguments) under the entry-point group `pbem.formats`:
+
+    [project.entry-points."pbem.formats"]
+    ladder = "pbem_ladder:FORMAT"
+
+It is filled on first use. A plug-in that cannot be loaded, is no Format, lacks a required
+method or takes a name already taken is left out and listed by `problems()`, which the
+contract test and `pbem tournament formats` show. `plan(t, now, away)` is a pure function
+of the folded log, the time and who is away: it asks the event's format and stamps the
+answer with the algorithm's name and the hash of its inputs. Game deadlines are
+`deadline_hours` (plus extensions) after a game is paired.
+"""
 
 from __future__ import annotations
 
-import math
+import re
 from collections.abc import Collection
 from datetime import datetime, timedelta
-from functools import lru_cache
+from importlib import import_module
+from importlib.metadata import entry_points
+from typing import Any
 
-from ..errors import utc
-from ..history import history
+from ..contract import Format, Setting
+from ..errors import BadFormat, utc
 from ..model import Table, Tournament
-from ..pairing import penalty
-from ..plans import Plan, PlannedBye, make_plan
-from ..seating import Search
-from . import elimination, knockout, roundrobin
-from .rolling import plan_rolling
-from .swiss import plan_swiss
+from ..plans import Plan, stamp
 
-# `plan(t, now, away)` is a pure function of the folded log, the time and who is away: round robin
-# pairs its schedule round by round (the server asks again until None, so all rounds go out at
-# once), Swiss pairs the next round when the last is over, rolling Swiss pairs free players as they
-# come, knockout pairs the next round or a drawn match's replay. Game deadlines are
-# `deadline_hours` (plus extensions) after a game is paired.
+GROUP = "pbem.formats"
+BUILT_IN = ("roundrobin", "swiss", "rolling", "knockout")  # modules, in the form's order
+SYSTEM_NAME = re.compile(r"[a-z][a-z0-9-]{0,19}")  # it fits the tournaments.system column
+
+_registry: dict[str, Format] = {}  # replaced whole, never emptied, so a reader sees one state
+_problems: tuple[str, ...] = ()
+
+
+def load_format(found: Any, source: str) -> Format | str:
+    """Return a plug-in's Format (a class is instantiated), or what is wrong with it."""
+    if isinstance(found, type) and issubclass(found, Format):
+        missing = sorted(getattr(found, "__abstractmethods__", ()))
+        if missing:
+            return f"{source}: {found.__name__} lacks {', '.join(missing)}"
+        found = found()
+    if not isinstance(found, Format):
+        return f"{source}: {found!r} is not a pbem.tournaments.core.contract.Format"
+    lacking = [name for name in ("system", "title", "summary") if not getattr(found, name, "")]
+    if lacking:
+        return f"{source}: {type(found).__name__} lacks {', '.join(lacking)}"
+    if not SYSTEM_NAME.fullmatch(found.system):
+        return (f"{source}: system {found.system!r} must be 1 to 20 lower-case letters, "
+                "digits or '-', starting with a letter")
+    return found
+
+
+def discover() -> None:
+    """(Re)fill the registry: the built-in formats, then every installed plug-in by name."""
+    found: dict[str, Format] = {}
+    problems: list[str] = []
+    for module in BUILT_IN:
+        fmt = import_module(f"{__name__}.{module}").FORMAT
+        found[fmt.system] = fmt
+    for point in sorted(entry_points(group=GROUP), key=lambda p: p.name):
+        source = f"entry point {point.name!r} ({point.value})"
+        try:
+            loaded = load_format(point.load(), source)
+        except Exception as e:  # noqa: BLE001 - one broken plug-in must not stop the others
+            loaded = f"{source} does not load: {type(e).__name__}: {e}"
+        if isinstance(loaded, str):
+            problems.append(loaded)
+        elif loaded.system in found:
+            problems.append(f"{source}: system {loaded.system!r} is taken already")
+        else:
+            found[loaded.system] = loaded
+    global _registry, _problems
+    _registry, _problems = found, tuple(problems)
+
+
+def _registry_now() -> dict[str, Format]:
+    if not _registry:
+        discover()
+    return _registry
+
+
+def formats() -> tuple[Format, ...]:
+    """Return every registered format: the built-ins, then the plug-ins by name."""
+    return tuple(_registry_now().values())
+
+
+def problems() -> tuple[str, ...]:
+    """Return why each plug-in that was found is not registered, in words."""
+    formats()
+    return _problems
+
+
+def declared() -> dict[str, list[tuple[Format, Setting]]]:
+    """Return every setting name any format reads, with each format and its declaration."""
+    found: dict[str, list[tuple[Format, Setting]]] = {}
+    for fmt in formats():
+        for setting in fmt.settings:
+            found.setdefault(setting.name, []).append((fmt, setting))
+    return found
+
+
+def format_for(system: str) -> Format:
+    """Return the format of a system name; BadFormat lists the known ones."""
+    known = _registry_now()
+    if system not in known:
+        raise BadFormat(f"system {system!r} is not one of {list(known)}")
+    return known[system]
+
+
+def format_of(t: Tournament) -> Format:
+    """Return the format a tournament is played in."""
+    return format_for(t.config.system)
+
+
+def register(fmt: Format) -> None:
+    """Add (or replace) a format by hand (tests, or an application's own formats)."""
+    global _registry
+    _registry = {**_registry_now(), fmt.system: fmt}
+
+
+def unregister(system: str) -> None:
+    """Forget a format (tests that registered one clean up with this)."""
+    global _registry
+    _registry = {k: v for k, v in _registry_now().items() if k != system}
 
 
 def plan(t: Tournament, now: datetime, away: Collection[str] = frozenset()) -> Plan | None:
-    """Return what to pair now, or None when nothing is due."""
+    """Return what to pair now, stamped with its algorithm and inputs, or None."""
     if not t.started or t.closed:
         return None
-    system = t.config.system
-    if system == "swiss":
-        return plan_swiss(t, away)
-    if system == "rolling-swiss":
-        return plan_rolling(t, now, away)
-    if system == "knockout":
-        return knockout.plan_two_player(t) if t.config.two_player else elimination.plan_tables(t)
-    return plan_round_robin(t)
-
-
-@lru_cache(maxsize=32)
-def schedule(
-    players: tuple[str, ...], allowed: tuple[int, ...], rounds: int | None
-) -> tuple[roundrobin.Round, ...]:
-    """Return a round robin's schedule (kept, since every round's plan needs it)."""
-    return roundrobin.schedule(players, allowed, rounds)
-
-
-def plan_round_robin(t: Tournament) -> Plan | None:
-    """Return the next round of the schedule; players who left are not paired."""
-    rounds = schedule(tuple(e.player for e in t.entrants), t.config.table_sizes, t.config.rounds)
-    round_ = t.last_round() + 1
-    if round_ > len(rounds):
-        return None
-    names = {e.player: e.name for e in t.entrants}
-    scheduled = rounds[round_ - 1]
-    active = set(t.active())
-    tables: list[tuple[str, ...]] = []
-    out = [p for p in scheduled.out if p in active]
-    notes = [f"{names[p]} has a free round (0 points)" for p in out]
-    for table in scheduled.tables:
-        left = tuple(p for p in table if p in active)
-        gone = ", ".join(names[p] for p in table if p not in active)
-        if len(left) == len(table):
-            tables.append(table)
-        elif len(left) in t.config.table_sizes:
-            tables.append(left)
-            notes.append(f"{', '.join(names[p] for p in left)} play without {gone}, who left")
-        else:
-            out += left
-            notes += [f"{names[p]} sits out: {gone} left the table" for p in left]
-    h = history(t)
-    search = Search(h, use_ratings=False)
-    penalties = [penalty(*x, h) if len(x) == 2 else search.penalty(x) for x in tables]
-    byes = [PlannedBye(p, 0.0) for p in out]
-    return make_plan(t, round_, tables, byes, penalties, notes)
+    fmt = format_of(t)
+    proposed = fmt.plan(t, now, away)
+    return None if proposed is None else stamp(t, proposed, fmt.algorithm(t.config))
 
 
 def unfinished(t: Tournament) -> tuple[Table, ...]:
     """Return the games with no result that are not annulled."""
-    return tuple(tb for tb in t.tables if tb.result is None and tb.annulled is None)
+    return t.unfinished()
 
 
 def is_over(t: Tournament) -> bool:
     """Tell whether nothing is left to pair or to play."""
     if t.closed:
         return True
-    if not t.started or unfinished(t):
+    if not t.started or t.unfinished():
         return False
-    system, config = t.config.system, t.config
-    if system == "round-robin":
-        return plan_round_robin(t) is None
-    if system == "swiss":
-        return t.last_round() >= (config.rounds or 0)
-    if system == "rolling-swiss":
-        left = [p for p in t.active() if len(t.games_of[p]) < (config.games_per_player or 0)]
-        return len(left) < config.table_sizes[0]
-    if config.two_player:
-        return knockout.champion(t) is not None or len(t.entrants) < 2
-    return elimination.stage(t).over
+    return format_of(t).is_over(t)
 
 
 def forecast_end(t: Tournament, now: datetime) -> datetime | None:
@@ -109,20 +161,5 @@ def forecast_end(t: Tournament, now: datetime) -> datetime | None:
         finished = [tb.result.finished_at for tb in t.tables if tb.result is not None]
         return max(finished, default=t.started_at)
     step = timedelta(hours=t.config.deadline_hours)
-    going = unfinished(t)
-    open_end = max([tb.deadline(t.config.deadline_hours) for tb in going] + [now])
-    system, config = t.config.system, t.config
-    if system == "round-robin":
-        return open_end if plan_round_robin(t) is None else max(open_end, now + step)
-    if system == "swiss":
-        left = (config.rounds or 0) - t.last_round()
-        return (open_end if going else now) + left * step
-    if system == "rolling-swiss":
-        most, total = config.max_concurrent or 1, config.games_per_player or 0
-        batches = max((math.ceil((total - len(t.games_of[p])) / most) for p in t.active()),
-                      default=0)
-        return open_end + batches * step
-    to_go = knockout.rounds_to_go(t) if config.two_player else elimination.rounds_to_go(t)
-    current = max((tb.round or 0 for tb in t.tables), default=0)
-    playing = any(tb.round == current for tb in going)
-    return open_end + (to_go - 1) * step if playing else now + to_go * step
+    open_end = max([tb.deadline(t.config.deadline_hours) for tb in t.unfinished()] + [now])
+    return format_of(t).forecast(t, now, open_end, step)

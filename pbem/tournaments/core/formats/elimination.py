@@ -35,7 +35,7 @@ def ranked(t: Tournament, table: Table) -> list[str]:
 
 def stage(t: Tournament) -> Stage:
     """Replay the rounds so far and return the one to play next."""
-    k = t.config.advance or 1
+    k = t.config.whole("advance") or 1
     survivors = tuple(t.active())
     losers: tuple[str, ...] = ()
     round_ = 1
@@ -114,7 +114,7 @@ def rounds_to_go(t: Tournament) -> int:
     now = stage(t)
     if now.over:
         return 0
-    k, allowed = t.config.advance or 1, t.config.table_sizes
+    k, allowed = t.config.whole("advance") or 1, t.config.table_sizes
     n, rounds = len(now.survivors), 1
     while n > allowed[-1]:
         sizes = table_sizes(n, allowed)

@@ -2,13 +2,18 @@
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from dataclasses import dataclass
+from datetime import datetime, timedelta
 
+from ..contract import Format, Setting
+from ..errors import BadFormat
 from ..history import history
-from ..model import Table, Tournament
+from ..model import Config, Table, Tournament
 from ..pairing import penalty
 from ..plans import Plan, PlannedBye, make_plan
 from ..scoring import average_places
+from . import elimination
 
 # Two players: a bracket of the next power of two, seed 1 against the last seed, seeds placed so
 # that 1 and 2 can only meet in the final; missing seeds are byes for the top seeds. A drawn game
@@ -139,3 +144,61 @@ def rounds_to_go(t: Tournament) -> int:
         size *= 2
     done = sum(1 for matches in two_player_rounds(t) if all(m.decided for m in matches))
     return size.bit_length() - 1 - done
+
+
+class Knockout(Format):
+    """A bracket for two players; for tables, the top `advance` of each go on.
+
+    The two-player/tables choice is made here once: each question goes to the bracket above
+    or to `elimination` according to the event's table sizes.
+    """
+
+    system = "knockout"
+    title = "Knockout"
+    summary = "Knockout: seeded single elimination, or the top of each table goes on"
+    settings = (Setting("advance", "Top of each table going on",
+                        "how many of each table go on, at tables",
+                        example=1),)
+    round_by_round = True
+
+    def check(self, config: Config, where: str) -> None:
+        """Two players: the winner goes on; tables: the top k, fewer than a table seats."""
+        advance, smallest = config.whole("advance"), config.table_sizes[0]
+        if config.two_player and advance not in (None, 1):
+            raise BadFormat(f"{where}: a two-player knockout advances the winner only")
+        if not config.two_player and advance is None:
+            raise BadFormat(f"{where}: a multiplayer knockout needs 'advance' (top k per table)")
+        if advance is not None and advance >= smallest:
+            raise BadFormat(f"{where}: advance {advance} must be less than the "
+                            f"smallest table ({smallest})")
+
+    def plan(self, t: Tournament, now: datetime, away: Collection[str]) -> Plan | None:
+        """The bracket's next games, or the next round of tables."""
+        return plan_two_player(t) if t.config.two_player else elimination.plan_tables(t)
+
+    def is_over(self, t: Tournament) -> bool:
+        """A champion, or the final table played."""
+        if t.config.two_player:
+            return champion(t) is not None or len(t.entrants) < 2
+        return elimination.stage(t).over
+
+    def forecast(self, t: Tournament, now: datetime, open_end: datetime,
+                 step: timedelta) -> datetime:
+        """A game's time for each round still to play."""
+        to_go = rounds_to_go(t) if t.config.two_player else elimination.rounds_to_go(t)
+        current = max((tb.round or 0 for tb in t.tables), default=0)
+        playing = any(tb.round == current for tb in t.unfinished())
+        return open_end + (to_go - 1) * step if playing else now + to_go * step
+
+    def describe(self, config: Config) -> list[str]:
+        """Who goes on."""
+        return ["Single elimination, seeded." if config.two_player
+                else f"The top {config.whole('advance')} of each table go on to the next round."]
+
+    def expected_games(self, t: Tournament) -> int:
+        """One game a player knocked out (tables: about two a table)."""
+        n = len(t.entrants)
+        return max(1, n - 1) if t.config.two_player else max(1, n // t.config.table_sizes[0] * 2)
+
+
+FORMAT = Knockout()

@@ -2,15 +2,17 @@
 
 from __future__ import annotations
 
-from collections.abc import Collection
+import math
+from collections.abc import Collection, Set
 from datetime import datetime, timedelta
 
-from ..errors import utc
+from ..contract import Format, Setting
+from ..draft import Draft
+from ..errors import BadFormat, IllegalEvent, utc
 from ..history import history
-from ..model import Tournament
+from ..model import Config, Tournament
 from ..plans import Plan, make_plan
-from ..seating import table_sizes
-from .swiss import seat
+from ..seating import seat_pool, table_sizes
 
 # A player is free when active, not away, playing fewer than c games and with fewer than G games
 # played or going. The free players are paired when at least P are free, when the longest-waiting
@@ -27,12 +29,13 @@ def going(t: Tournament, player: str) -> int:
 
 def has_games_left(t: Tournament, player: str) -> bool:
     """Tell whether a player has fewer than G games played or going."""
-    return len(t.games_of.get(player, ())) < (t.config.games_per_player or 0)
+    return len(t.games_of.get(player, ())) < (t.config.whole("games_per_player") or 0)
 
 
 def is_free(t: Tournament, player: str) -> bool:
     """Tell whether an active player could start another game now (away aside)."""
-    return going(t, player) < (t.config.max_concurrent or 0) and has_games_left(t, player)
+    most = t.config.whole("max_concurrent") or 0
+    return going(t, player) < most and has_games_left(t, player)
 
 
 def waiting_since(t: Tournament, player: str) -> datetime:
@@ -56,21 +59,20 @@ def plan_rolling(t: Tournament, now: datetime, away: Collection[str]) -> Plan | 
     since = {p: waiting_since(t, p) for p in free}
     longest = min(since.values())
     alone = all(is_free(t, p) for p in active if p not in away and has_games_left(t, p))
+    least, wait = config.whole("pair_min_free"), config.number("pair_max_wait_hours")
     due = (
-        (config.pair_min_free is None and config.pair_max_wait_hours is None)
-        or (config.pair_min_free is not None and len(free) >= config.pair_min_free)
-        or (config.pair_max_wait_hours is not None
-            and now - longest >= timedelta(hours=config.pair_max_wait_hours))
+        (least is None and wait is None)
+        or (least is not None and len(free) >= least)
+        or (wait is not None and now - longest >= timedelta(hours=wait))
         or alone
     )
     if not due:
         return None
     h = history(t)
     queue = sorted(free, key=lambda p: (since[p], h.seeding[p]))
-    sizes = (2,) * (len(free) // 2) if config.two_player else table_sizes(
-        len(free), config.table_sizes)
+    sizes = table_sizes(len(free), config.table_sizes)
     chosen, waiting = queue[:sum(sizes)], queue[sum(sizes):]
-    tables, penalties = seat(h.by_standing(chosen), sizes, h)
+    tables, penalties = seat_pool(h.by_standing(chosen), sizes, h)
     names = {e.player: e.name for e in t.entrants}
     notes = [f"{len(free)} free players; waiting longest since {longest.isoformat()}"]
     notes += [f"{names[p]} waits for the next pairing (free since {since[p].isoformat()})"
@@ -79,3 +81,83 @@ def plan_rolling(t: Tournament, now: datetime, away: Collection[str]) -> Plan | 
               if p in away and is_free(t, p)]
     resting = [p for p in active if p in away]
     return make_plan(t, None, tables, (), penalties, notes, resting)
+
+
+class RollingSwiss(Format):
+    """No rounds: each player plays G games, at most c at once, paired as they become free."""
+
+    system = "rolling-swiss"
+    title = "Rolling Swiss"
+    summary = "Rolling Swiss: no rounds, free players are paired as they come"
+    settings = (
+        Setting("games_per_player", "Games per player", "how many games each plays", example=3),
+        Setting("max_concurrent", "Games at once", "the most a player plays at once", example=1),
+        Setting("pair_min_free", "Pair when this many are free", "free players are paired "
+                "once this many are free", least=2),
+        Setting("pair_max_wait_hours", "Or when one has waited (hours)", "or once the longest-"
+                "waiting free player has waited this long", whole=False, unit="hours"),
+    )
+    has_rounds = False
+
+    def check(self, config: Config, where: str) -> None:
+        """G and c are needed; P is at least a table; W is positive."""
+        most, least = config.whole("max_concurrent"), config.whole("pair_min_free")
+        if config.whole("games_per_player") is None or most is None:
+            raise BadFormat(f"{where}: a rolling Swiss needs games_per_player and max_concurrent")
+        smallest = config.table_sizes[0]
+        if least is not None and least < smallest:
+            raise BadFormat(f"{where}: pair_min_free {least} is less than one table ({smallest})")
+        wait = config.number("pair_max_wait_hours")
+        if wait is not None and wait <= 0:
+            raise BadFormat(f"{where}: pair_max_wait_hours must be positive, got {wait}")
+
+    def check_players(self, d: Draft, players: Set[str], where: str) -> None:
+        """Each newly paired player stays within c games at once and G in all."""
+        assert d.config is not None
+        most = d.config.whole("max_concurrent") or 0
+        total = d.config.whole("games_per_player") or 0
+        for player in sorted(players):
+            tables = [d.tables[g] for g in d.games.get(player, [])]
+            playing = sum(1 for t in tables if t.result is None and t.annulled is None)
+            if playing + 1 > most:
+                raise IllegalEvent(
+                    f"{where}: {player!r} already plays {playing} of {most} games at once")
+            if len(tables) + 1 > total:
+                raise IllegalEvent(f"{where}: {player!r} has had all {total} games")
+
+    def plan(self, t: Tournament, now: datetime, away: Collection[str]) -> Plan | None:
+        """The free players, once enough are free or one has waited long enough."""
+        return plan_rolling(t, now, away)
+
+    def is_over(self, t: Tournament) -> bool:
+        """Fewer players with games left than one table seats."""
+        total = t.config.whole("games_per_player") or 0
+        left = [p for p in t.active() if len(t.games_of[p]) < total]
+        return len(left) < t.config.table_sizes[0]
+
+    def forecast(self, t: Tournament, now: datetime, open_end: datetime,
+                 step: timedelta) -> datetime:
+        """The games each player has left, c at a time, after the games in play."""
+        most = t.config.whole("max_concurrent") or 1
+        total = t.config.whole("games_per_player") or 0
+        batches = max((math.ceil((total - len(t.games_of[p])) / most) for p in t.active()),
+                      default=0)
+        return open_end + batches * step
+
+    def describe(self, config: Config) -> list[str]:
+        """G, c, and when free players are paired."""
+        hours = config.number("pair_max_wait_hours")
+        wait = f" or one has waited {hours:g} hours" if hours else ""
+        return [
+            f"No rounds: each player plays {config.whole('games_per_player')} games, at most "
+            f"{config.whole('max_concurrent')} at once; free players are paired when "
+            f"{config.whole('pair_min_free') or config.table_sizes[0]} are free{wait}."
+        ]
+
+    def expected_games(self, t: Tournament) -> int:
+        """G games for each player, a table at a time."""
+        total = t.config.whole("games_per_player") or 1
+        return max(1, total * len(t.entrants) // t.config.table_sizes[0])
+
+
+FORMAT = RollingSwiss()

@@ -2,11 +2,18 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
+from datetime import datetime, timedelta
+from functools import lru_cache
 
+from ..contract import Format, Setting
 from ..designs import resolvable
-from ..history import SEATS, History
+from ..errors import BadFormat
+from ..history import SEATS, History, history
+from ..model import Config, Tournament
+from ..pairing import penalty
+from ..plans import Plan, PlannedBye, make_plan
 from ..seating import Search, improve, seat_order, table_sizes
 
 # Two players: the circle method (the last player fixed, the others turning), which gives every
@@ -147,3 +154,88 @@ def schedule(
     if tuple(allowed) == (2,):
         return berger(players, double=rounds == 2)
     return table_schedule(players, allowed, rounds)
+
+
+@lru_cache(maxsize=32)
+def kept_schedule(
+    players: tuple[str, ...], allowed: tuple[int, ...], rounds: int | None
+) -> tuple[Round, ...]:
+    """Return a round robin's schedule (kept, since every round's plan needs it)."""
+    return schedule(players, allowed, rounds)
+
+
+def plan_round_robin(t: Tournament) -> Plan | None:
+    """Return the next round of the schedule; players who left are not paired."""
+    config = t.config
+    rounds = kept_schedule(tuple(e.player for e in t.entrants), config.table_sizes,
+                           config.whole("rounds"))
+    round_ = t.last_round() + 1
+    if round_ > len(rounds):
+        return None
+    names = {e.player: e.name for e in t.entrants}
+    scheduled = rounds[round_ - 1]
+    active = set(t.active())
+    tables: list[tuple[str, ...]] = []
+    out = [p for p in scheduled.out if p in active]
+    notes = [f"{names[p]} has a free round (0 points)" for p in out]
+    for table in scheduled.tables:
+        left = tuple(p for p in table if p in active)
+        gone = ", ".join(names[p] for p in table if p not in active)
+        if len(left) == len(table):
+            tables.append(table)
+        elif len(left) in config.table_sizes:
+            tables.append(left)
+            notes.append(f"{', '.join(names[p] for p in left)} play without {gone}, who left")
+        else:
+            out += left
+            notes += [f"{names[p]} sits out: {gone} left the table" for p in left]
+    h = history(t)
+    search = Search(h, use_ratings=False)
+    penalties = [penalty(*x, h) if len(x) == 2 else search.penalty(x) for x in tables]
+    byes = [PlannedBye(p, 0.0) for p in out]
+    return make_plan(t, round_, tables, byes, penalties, notes)
+
+
+class RoundRobin(Format):
+    """Every game paired at the start and played at the same time (ICCF style)."""
+
+    system = "round-robin"
+    title = "Round robin"
+    summary = "Round robin: every game at once"
+    settings = (Setting("rounds", "Rounds", "1 single or 2 double (seats swapped)", example=1),)
+    allows_duplicate = True
+
+    def check(self, config: Config, where: str) -> None:
+        """Two players meet once or twice."""
+        if config.two_player and config.whole("rounds") not in (None, 1, 2):
+            raise BadFormat(
+                f"{where}: a two-player round robin has rounds 1 (single) or 2 (double)")
+
+    def plan(self, t: Tournament, now: datetime, away: Collection[str]) -> Plan | None:
+        """The next round of the schedule (asked until None, so all go out at once)."""
+        return plan_round_robin(t)
+
+    def is_over(self, t: Tournament) -> bool:
+        """Every round of the schedule has been paired (and played)."""
+        return plan_round_robin(t) is None
+
+    def forecast(self, t: Tournament, now: datetime, open_end: datetime,
+                 step: timedelta) -> datetime:
+        """The games in play, or one game's time for rounds still to pair."""
+        return open_end if plan_round_robin(t) is None else max(open_end, now + step)
+
+    def describe(self, config: Config) -> list[str]:
+        """All games at once, once or twice."""
+        return ["Every game is paired at the start and played at the same time"
+                + (", twice with seats swapped." if config.whole("rounds") == 2 else ".")]
+
+    def next_pairing(self, t: Tournament) -> str:
+        """Nothing is paired after the start."""
+        return "every game was paired at the start"
+
+    def nothing_due(self, t: Tournament) -> str:
+        """Every round went out at the start."""
+        return "a round robin pairs every round at the start; nothing is left to pair"
+
+
+FORMAT = RoundRobin()

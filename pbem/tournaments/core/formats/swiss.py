@@ -3,19 +3,25 @@
 from __future__ import annotations
 
 from collections.abc import Collection
+from datetime import datetime, timedelta
 
 from .. import pairing
+from ..contract import Format, Setting
+from ..draft import Draft
+from ..errors import BadFormat, IllegalEvent
 from ..history import History, history
-from ..model import Tournament
-from ..plans import Penalty, Plan, PlannedBye, make_plan
+from ..model import Config, Tournament
+from ..plans import Plan, PlannedBye, make_plan
 from ..scoring import bye_points
-from ..seating import seat_tables, table_sizes
+from ..seating import seat_pool, table_sizes
+
+ROUNDS = Setting("rounds", "Rounds", "how many", example=3)
 
 
 def plan_swiss(t: Tournament, away: Collection[str]) -> Plan | None:
     """Return the next Swiss round, or None while a round is open or when all are played."""
-    last = t.last_round()
-    if t.config.rounds is None or last >= t.config.rounds or (last and t.open_tables(last)):
+    last, rounds = t.last_round(), t.config.whole("rounds")
+    if rounds is None or last >= rounds or (last and t.open_tables(last)):
         return None
     round_ = last + 1
     h = history(t)
@@ -24,26 +30,15 @@ def plan_swiss(t: Tournament, away: Collection[str]) -> Plan | None:
     pool = h.by_standing(p for p in t.active() if p not in away)
     byes = [PlannedBye(p, 0.0) for p in resting]
     notes = [f"{names[p]} is away and sits round {round_} out (0 points)" for p in resting]
-    sizes = (2,) * (len(pool) // 2) if t.config.two_player else table_sizes(
-        len(pool), t.config.table_sizes)
+    sizes = table_sizes(len(pool), t.config.table_sizes)
     points = bye_points(t)
     for player in choose_byes(pool, len(pool) - sum(sizes), h):
         byes.append(PlannedBye(player, points))
         notes.append(f"{names[player]} gets the bye ({points:g} point"
                      f"{'' if points == 1 else 's'}): the lowest score among those with the "
                      "fewest byes")
-    tables, penalties = seat(pool, sizes, h)
+    tables, penalties = seat_pool(pool, sizes, h)
     return make_plan(t, round_, tables, byes, penalties, notes, resting)
-
-
-def seat(
-    pool: list[str], sizes: tuple[int, ...], h: History
-) -> tuple[tuple[tuple[str, ...], ...], tuple[Penalty, ...]]:
-    """Pair (two players) or seat (tables) a pool given in standing order."""
-    if all(size == 2 for size in sizes):
-        pairs = pairing.pair_players(pool, h)
-        return pairs, tuple(pairing.penalty(a, b, h) for a, b in pairs)
-    return seat_tables(pool, sizes, h)
 
 
 def choose_byes(pool: list[str], count: int, h: History) -> list[str]:
@@ -54,3 +49,51 @@ def choose_byes(pool: list[str], count: int, h: History) -> list[str]:
         pool.remove(player)
         chosen.append(player)
     return chosen
+
+
+class Swiss(Format):
+    """Swiss in rounds, each paired by standing once the last one is over."""
+
+    system = "swiss"
+    title = "Swiss"
+    summary = "Swiss in rounds: a round closes when its last game ends"
+    settings = (ROUNDS,)
+    round_by_round = True
+    allows_duplicate = True
+
+    def check(self, config: Config, where: str) -> None:
+        """A Swiss needs its number of rounds."""
+        if config.whole("rounds") is None:
+            raise BadFormat(f"{where}: a Swiss event needs 'rounds'")
+
+    def check_round(self, d: Draft, round_: int | None, where: str) -> None:
+        """Round by round, and never past the last round."""
+        super().check_round(d, round_, where)
+        rounds = d.config.whole("rounds") if d.config is not None else None
+        if round_ is not None and rounds is not None and round_ > rounds:
+            raise IllegalEvent(f"{where}: round {round_} is past the last round ({rounds})")
+
+    def plan(self, t: Tournament, now: datetime, away: Collection[str]) -> Plan | None:
+        """The next round, once the last one is over."""
+        return plan_swiss(t, away)
+
+    def is_over(self, t: Tournament) -> bool:
+        """Every round has been paired (and played)."""
+        return t.last_round() >= (t.config.whole("rounds") or 0)
+
+    def forecast(self, t: Tournament, now: datetime, open_end: datetime,
+                 step: timedelta) -> datetime:
+        """Each round left takes one game's time after the round in play."""
+        left = (t.config.whole("rounds") or 0) - t.last_round()
+        return (open_end if t.unfinished() else now) + left * step
+
+    def describe(self, config: Config) -> list[str]:
+        """How many rounds, and when a round closes."""
+        return [f"{config.whole('rounds')} rounds; a round closes the moment its last game ends."]
+
+    def expected_games(self, t: Tournament) -> int:
+        """A table per round."""
+        return (t.config.whole("rounds") or 1) * (len(t.entrants) // t.config.table_sizes[0])
+
+
+FORMAT = Swiss()

@@ -1,0 +1,171 @@
+"""Every registered format keeps the Format contract, and the registry names a plug-in it refuses.
+
+Each format is played to its end with random results, from its settings' examples, at two
+players and at tables of 3 or 4 (where it seats tables): every pairing must fold and be
+re-derived by `verify`, the event must end, and its words must be there. A failure names
+the format and what it lacks.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from datetime import datetime
+from typing import Any
+
+import pytest
+
+from pbem.tournaments.core import formats
+from pbem.tournaments.core.config import COMMON, parse_config
+from pbem.tournaments.core.contract import Format, Setting
+from pbem.tournaments.core.errors import BadFormat
+from pbem.tournaments.core.standings import standings
+from pbem.tournaments.core.verify import verify
+
+from .logs import Log
+from .simulate import run
+
+SHAPES = ((2,), (3, 4))
+PLAYERS = 7
+
+
+def example(fmt: Format, sizes: tuple[int, ...]) -> dict[str, Any]:
+    """A create payload of the format from its settings' examples."""
+    settings = {s.name: s.example for s in fmt.settings if s.example is not None}
+    return {"name": "Contract", "system": fmt.system, "kind": "martian-dice",
+            "table_sizes": list(sizes), "director": "dee", **settings}
+
+
+def playable(fmt: Format) -> list[tuple[int, ...]]:
+    """The shapes the format accepts with its examples."""
+    shapes = []
+    for sizes in SHAPES:
+        try:
+            parse_config(example(fmt, sizes))
+        except BadFormat:
+            continue
+        shapes.append(sizes)
+    return shapes
+
+
+def words(fmt: Format, log: Log) -> list[str]:
+    """What the format lacks in words for the pages, checked on a running event."""
+    t = log.tournament()
+    lacking = []
+    for name, said in (("describe", fmt.describe(t.config)), ("ordering", [fmt.ordering(t.config)]),
+                       ("next_pairing", [fmt.next_pairing(t)]),
+                       ("nothing_due", [fmt.nothing_due(t)])):
+        if not said or not all(isinstance(line, str) and line.strip() for line in said):
+            lacking.append(f"{name}() gives no words")
+    ends = formats.forecast_end(t, log.now)
+    if not isinstance(ends, datetime) or ends < log.now:
+        lacking.append(f"a forecast end before now ({ends})")
+    if not isinstance(fmt.expected_games(t), int) or fmt.expected_games(t) < 1:
+        lacking.append("expected_games() below 1")
+    return lacking
+
+
+def played(fmt: Format, sizes: tuple[int, ...], seed: int) -> list[str]:
+    """Play an event of the format to its end; return what did not hold."""
+    config = example(fmt, sizes)
+    log = Log(fmt.system, **{k: v for k, v in config.items() if k not in ("name", "system")})
+    log.register(*[f"p{i}" for i in range(1, PLAYERS + 1)]).start()
+    lacking = words(fmt, log)
+    try:
+        run(log, seed, max_steps=2000)
+    except AssertionError as e:
+        return [*lacking, f"at tables of {sizes}: {e}"]
+    t = log.tournament()
+    mismatch = verify(log.events)
+    if mismatch is not None:
+        lacking.append(f"at tables of {sizes}: verify does not re-derive it: {mismatch}")
+    if formats.plan(t, log.now) is not None:
+        lacking.append(f"at tables of {sizes}: a plan after the end")
+    if sorted(r.player for r in standings(t)) != sorted(e.player for e in t.entrants):
+        lacking.append(f"at tables of {sizes}: standings that do not list each entrant once")
+    if not any(e.kind == "pair" for e in log.events):
+        lacking.append(f"at tables of {sizes}: no pairing at all")
+    return lacking
+
+
+def names(fmt: Format) -> list[str]:
+    """What the format lacks in its names and settings."""
+    lacking = [f"a {name}" for name in ("system", "title", "summary")
+               if not isinstance(getattr(fmt, name, None), str) or not getattr(fmt, name)]
+    if not formats.SYSTEM_NAME.fullmatch(getattr(fmt, "system", "")):
+        lacking.append("a system name of lower-case letters, digits and '-' (at most 20)")
+    declared = [s.name for s in fmt.settings if isinstance(s, Setting)]
+    if len(declared) != len(fmt.settings):
+        lacking.append("settings that are all contract.Setting")
+    if len(set(declared)) != len(declared) or set(declared) & set(COMMON):
+        lacking.append(f"settings named once each and apart from the common fields {COMMON}")
+    lacking += [f"a setting name of lower-case letters, digits and '_', not {name!r}"
+                for name in declared if not re.fullmatch(r"[a-z][a-z0-9_]*", name)]
+    return lacking
+
+
+@pytest.mark.parametrize("fmt", formats.formats(), ids=lambda f: f.system)
+def test_every_format_keeps_the_contract(fmt):
+    lacking = names(fmt)
+    shapes = playable(fmt)
+    if not shapes:
+        lacking.append(f"examples it accepts at two players or at tables of 3 or 4: "
+                       f"{[example(fmt, s) for s in SHAPES]}")
+    for seed, sizes in enumerate(shapes):
+        lacking += played(fmt, sizes, seed)
+    assert not lacking, f"{fmt.system} lacks: " + "; ".join(lacking)
+
+
+def test_every_installed_plug_in_was_registered():
+    assert formats.problems() == ()
+
+
+def test_a_setting_two_formats_share_is_the_same_kind_of_number_in_both():
+    for name, users in formats.declared().items():
+        kinds = {(s.whole, s.least, s.unit) for _, s in users}
+        assert len(kinds) == 1, f"{name!r} is read differently by {[f.system for f, _ in users]}"
+
+
+class Halfway(Format):
+    system, title, summary = "halfway", "Halfway", "a format without a plan"
+
+    def describe(self, config: Any) -> list[str]:
+        return ["Half a format."]
+
+    def is_over(self, t: Any) -> bool:
+        return True
+
+
+@pytest.mark.parametrize(("found", "named"), [
+    (Halfway, "Halfway lacks plan"),
+    (object(), "is not a pbem.tournaments.core.contract.Format"),
+    (type("Shouting", (formats.format_for("swiss").__class__,), {"system": "SWISS!"})(),
+     "system 'SWISS!' must be 1 to 20 lower-case letters"),
+    (type("Nameless", (formats.format_for("swiss").__class__,), {"title": ""})(),
+     "Nameless lacks title"),
+])
+def test_the_registry_names_what_a_refused_plug_in_lacks(found, named):
+    problem = formats.load_format(found, "entry point 'x' (x:FORMAT)")
+    assert isinstance(problem, str) and problem.startswith("entry point 'x' (x:FORMAT): ")
+    assert named in problem
+
+
+def test_a_registered_format_is_offered_and_forgotten_again():
+    class Again(type(formats.format_for("swiss"))):  # type: ignore[misc]
+        system, title = "swiss-again", "Swiss again"
+
+    formats.register(Again())
+    try:
+        assert formats.format_for("swiss-again").title == "Swiss again"
+        assert parse_config(example(Again(), (2,))).system == "swiss-again"
+    finally:
+        formats.unregister("swiss-again")
+    with pytest.raises(BadFormat, match="system 'swiss-again' is not one of"):
+        formats.format_for("swiss-again")
+
+
+def test_a_setting_of_another_format_is_refused_naming_the_formats_it_applies_to():
+    payload: Mapping[str, Any] = {**example(formats.format_for("knockout"), (2,)), "rounds": 2}
+    with pytest.raises(BadFormat, match="'rounds' does not apply to knockout events "
+                                        r"\(it applies to round-robin and swiss\)"):
+        parse_config(payload)
