@@ -69,7 +69,7 @@ def play_until_a_turn_mail_shows_pieces(app: Any, kind: str) -> tuple[dict[str, 
         with svc.db.read() as s:
             game = load(s, public_id)
             seat = min(game.awaited())
-            key = f".{game.game.head_seq}.{seat}.turn@"
+            key = f".{game.game.head_seq}.{seat}.turn."
             view = rules.view(game.state, seat)
             grant, action = game.grant(seat), rules.bot_action(game.state, seat)
         if decisions >= 6 and len(pieces(kind, view)) >= 2 and mailed(app, key):
