@@ -21,8 +21,9 @@ from ..context import Context
 from ..db import Database
 from ..models import Outbox, Player
 from ..text import bounded, one_line
+from .outgoing import Outgoing
 from .transport import SmtpTransport, Transport
-from .wire import Mail, wire_message
+from .wire import Mail
 
 LEASE = timedelta(minutes=5)  # a claimed mail not marked sent by then is tried again
 # A sender holds this many mails at a time: one that dies strands these few for a lease,
@@ -182,7 +183,7 @@ def _lease(session: Session, db: Database, now: datetime, batch: int) -> list[Ou
 def deliver_due(
     db: Database,
     transport: Transport,
-    mail_from: str,
+    mail_from: str | Outgoing,
     *,
     batch: int = CLAIM_BATCH,
     limit: int = PASS_LIMIT,
@@ -197,6 +198,7 @@ def deliver_due(
     at any moment sends again at most the mail in its hand. The record commits on a thread of
     its own while the next mail's SMTP exchange runs up to its end of data.
     """
+    out = mail_from if isinstance(mail_from, Outgoing) else Outgoing(mail_from)
     sent = failed = 0
     errors: list[str] = []
     aside: list[str] = []
@@ -215,7 +217,7 @@ def deliver_due(
                     error: str | None = None
                     unsendable = False
                     try:
-                        _hand_over(transport, wire_message(row, mail_from), recorded)
+                        _hand_over(transport, out.mail(row), recorded)
                     except (smtplib.SMTPException, OSError) as e:
                         failed += 1
                         errors.append(f"{row.to_addr}: {e}")

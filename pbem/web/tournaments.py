@@ -21,6 +21,7 @@ from ..tournaments import boards, directing, exports, formats, mails, reports, s
 from ..tournaments.log import Held, load
 from ..tournaments.standings import standings
 from ..tournaments.tiebreaks import TITLES
+from . import bounced
 from .helpers import current_player
 
 bp = Blueprint("tournaments", __name__, url_prefix="/tournaments")
@@ -117,6 +118,9 @@ def home(public_id: str) -> str:
             forecast=formats.forecast_end(held.state, now),
             director=session.get(Player, held.row.director_id),
             directs=directing.may_direct(held, player),
+            bounced=bounced.event_notices(
+                session, held.state.seeding, player, directs=directing.may_direct(held, player)
+            ),
             rows=standings(held.state)[:10],
             away=[reports.name_of(held.state, p) for p in mails.last_away(held)],
         )
