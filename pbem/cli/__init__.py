@@ -25,6 +25,7 @@ for command in (
     ops.db,
     ops.send_mail,
     mail.mail,
+    mail.doctor,
     ops.tick,
     games.new_game,
     games.show,
