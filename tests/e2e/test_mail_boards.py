@@ -90,7 +90,9 @@ def delivered_turn_mail(app: Any, sink: Any, address: str) -> EmailMessage:
     svc = app.extensions["pbem"]
     hop = transport.SmtpTransport(sink.url, timeout=5)
     outbox.deliver_due(svc.db, hop, svc.settings.mail_from, now=lambda: datetime.now(UTC))
-    turns = [m for m in sink.to(address) if "your move" in str(m["Subject"])]
+    turns = [
+        m for m in sink.to(address) if "It is your move" in m.get_body(("plain",)).get_content()
+    ]
     assert turns, f"no turn mail reached {address}"
     return turns[-1]
 
