@@ -12,7 +12,7 @@ from sqlalchemy.orm import Session
 from ..clock import utcnow
 from ..context import Context
 from ..errors import BadLink, PbemError
-from ..mail import compose, outbox
+from ..mail import compose, outbox, sent
 from ..mail.inbound import Reply
 from ..models import MailCommand, Player
 from ..text import bounded
@@ -112,7 +112,7 @@ def answer(
     confirm_ref: str | None = None,
 ) -> bool:
     """Mail the answer to the player's registered address; False when too many went lately."""
-    if outbox.recent_count(session, player.email, ("command",)) >= ANSWERS_PER_HOUR:
+    if sent.recent_count(session, player.email, ("command",)) >= ANSWERS_PER_HOUR:
         return False
     body = compose.render_text(
         "command", player=player, done=done, pending=[changes.describe(p) for p in pending or []],

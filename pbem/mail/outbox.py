@@ -124,19 +124,6 @@ def queue(
     return message_id
 
 
-def recent_count(
-    session: Session, to: str, purposes: tuple[str, ...], within: timedelta = timedelta(hours=1)
-) -> int:
-    """How many mails of these purposes were queued to an address lately."""
-    since = datetime.now(UTC) - within
-    query = (
-        select(func.count())
-        .select_from(Outbox)
-        .where(Outbox.to_addr == to, Outbox.purpose.in_(purposes), Outbox.created_at >= since)
-    )
-    return int(session.scalar(query) or 0)
-
-
 def backoff(attempts: int) -> timedelta:
     """How long to wait after a failed attempt: 1, 2, 4 ... minutes, at most six hours."""
     # Cap the exponent: 2**n minutes overflows timedelta after some forty failures.

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable
+from datetime import UTC, datetime, timedelta
 
-from sqlalchemy import select
+from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 from ..models import Outbox
@@ -57,3 +58,16 @@ def answered_tag(session: Session, answers: Iterable[str]) -> str | None:
         if found and found[1].lower().startswith("c"):
             return found[1].lower()
     return None
+
+
+def recent_count(
+    session: Session, to: str, purposes: tuple[str, ...], within: timedelta = timedelta(hours=1)
+) -> int:
+    """How many mails of these purposes were queued to an address lately."""
+    since = datetime.now(UTC) - within
+    query = (
+        select(func.count())
+        .select_from(Outbox)
+        .where(Outbox.to_addr == to, Outbox.purpose.in_(purposes), Outbox.created_at >= since)
+    )
+    return int(session.scalar(query) or 0)

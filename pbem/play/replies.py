@@ -120,7 +120,7 @@ def answer(
     still: dict[str, Any] | None = None,
 ) -> None:
     """Tell the seat's player (never just the sender) what became of their mail."""
-    if outbox.recent_count(session, player.email, ("reply",)) >= ANSWERS_PER_HOUR:
+    if sent.recent_count(session, player.email, ("reply",)) >= ANSWERS_PER_HOUR:
         return  # a mail loop with a responder that says nothing of being one
     link = f"{ctx.base_url}/play/{ctx.signer.move_token(grant)}"
     body = compose.render_text(
@@ -158,7 +158,7 @@ def answer(
 def answer_stranger(session: Session, ctx: Context, reply: Reply, problem: str) -> None:
     """Answer a bad reference only to a known player, never to any address (backscatter)."""
     player = session.scalars(select(Player).where(Player.email == reply.sender)).first()
-    if player is None or outbox.recent_count(session, player.email, ("reply",)) >= ANSWERS_PER_HOUR:
+    if player is None or sent.recent_count(session, player.email, ("reply",)) >= ANSWERS_PER_HOUR:
         return
     body = compose.render_text(
         "reply", player=player, ok=False, text=problem, lines=reply.lines, link=None, game=None
