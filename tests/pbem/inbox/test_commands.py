@@ -111,6 +111,9 @@ def test_vacation_digest_and_join_are_done_once_confirmed(app):
         ann = s.scalars(select(Player).where(Player.email == ANN)).one()
         assert ann.mail_pref == "digest" and ann.away_until is not None
         assert ann.id in service.entrant_ids(s, service.log.load(s, event_id).row, ("active",))
+    receive(app, command_mail(ANN, f"standings {event_id}\n"))
+    standings = answers(app)[-1].body_text
+    assert "Standings of Spring cup:" in standings and "Ann" in standings
 
 
 def test_a_stranger_gets_no_answer_and_the_mail_is_kept_in_the_log(app):

@@ -4,6 +4,7 @@ marks the address failing, holds its mail and tells the director; a soft one ret
 from __future__ import annotations
 
 import email
+from datetime import UTC, datetime
 from email.policy import default
 from typing import Any
 
@@ -11,9 +12,10 @@ import pytest
 from sqlalchemy import select
 
 from pbem.log.games import load
-from pbem.mail import bounces, compose
+from pbem.mail import bounces, compose, failing
 from pbem.models import Bounce, InboundMail, Player
 from pbem.play.start import player_for, start_game
+from pbem.tournaments import service
 
 from ..pipe import outbox, sign_in, start, svc_of
 from .bounce_mail import bounce, receive, send_all
@@ -214,3 +216,26 @@ def test_a_bounce_whose_return_path_was_rewritten_is_matched_by_its_signed_messa
     result = receive(smtp_app, bounce("gmail_no_such_user.eml", envelope="pbem@localhost",
                                       recipient=turn.to_addr, message_id=turn.message_id))
     assert "the address is failing" in result.message
+
+
+def test_the_event_page_shows_a_failing_entrant_to_the_director_and_entrants_only(app):
+    svc = svc_of(app)
+
+    def event(s: Any) -> str:
+        dee = player_for(s, "dee@example.org", "Dee")
+        held = service.create(s, dee, {"name": "Autumn cup", "system": "round-robin",
+                                       "kind": "martian-frisby"})
+        for address, name in ((ANN, "Ann"), (BOB, "Bob")):
+            held = service.register(s, held, player_for(s, address, name))
+        player_for(s, "carl@example.org", "Carl")
+        ann = s.scalars(select(Player).where(Player.email == ANN)).one()
+        failing.mark_failing(s, svc.ctx, ann, "550 5.1.1 user unknown", datetime.now(UTC))
+        return held.row.public_id
+
+    event_id = svc.write(event)
+    page = f"/tournaments/{event_id}"
+    assert "bounces" not in app.test_client().get(page).get_data(as_text=True)
+    for viewer, sees in (("dee@example.org", True), (BOB, True), ("carl@example.org", False)):
+        client = app.test_client()
+        sign_in(app, client, viewer)
+        assert ("Mail to Ann bounces since" in client.get(page).get_data(as_text=True)) == sees

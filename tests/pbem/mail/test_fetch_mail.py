@@ -226,3 +226,23 @@ def test_a_mailbox_of_ten_thousand_old_mails_is_moved_unread_and_new_mail_taken_
     assert moves(imap_app, public_id) == [move]
     assert outbox(imap_app, purpose="command") == []
     assert dovecot.count() == 0 and dovecot.count("Processed") == 10_001
+
+
+@pytest.mark.parametrize("database_url", ["sqlite"], indirect=True)
+def test_the_fetch_loop_waits_with_idle_and_takes_in_a_mail_as_it_arrives(
+    imap_app, dovecot, settings
+):
+    public_id = start(imap_app)
+    move = legal(imap_app, public_id)[0]
+    fetcher = pbem(settings, dovecot.url, "fetch-mail", "--loop", "--interval", "120")
+    try:
+        time.sleep(1.0)  # it connected and waits (IDLE) for new mail
+        dovecot.deliver(reply_mail(imap_app, public_id, move))
+        wait_for_line(fetcher, "reply, played", timeout=20)  # long before the interval
+        deadline = time.monotonic() + 10
+        while dovecot.count("Processed") < 1 and time.monotonic() < deadline:
+            time.sleep(0.05)  # (the move follows the commit)
+    finally:
+        kill_9(fetcher)
+    assert moves(imap_app, public_id) == [move]
+    assert dovecot.count() == 0 and dovecot.count("Processed") == 1
