@@ -26,6 +26,13 @@ class Settings:
     link_max_age: int
     inbound_token: str | None
     write_wait: float = 5.0  # seconds a write waits for its turn (SQLite) before a 503
+    # Each mail's return path names it (pbem+b12.MAC@domain), so bounces find their mail.
+    verp: bool = True
+    dkim_selector: str | None = None
+    dkim_key: Path | None = None  # a PEM RSA private key
+    dkim_domain: str | None = None  # default: the domain of mail_from
+    # Replies fetched from a mailbox: imaps://user:password@host/INBOX?processed=Processed
+    imap_url: str | None = None
 
 
 def secret_key_from(instance: Path) -> str:
@@ -57,4 +64,9 @@ def load_settings(environ: dict[str, str] | None = None) -> Settings:
         link_max_age=int(env.get("PBEM_LINK_MAX_AGE", str(60 * 60 * 24 * 30))),
         inbound_token=env.get("PBEM_INBOUND_TOKEN") or None,
         write_wait=float(env.get("PBEM_WRITE_WAIT", "5")),
+        verp=env.get("PBEM_VERP", "1").lower() not in ("0", "no", "false", "off"),
+        dkim_selector=env.get("PBEM_DKIM_SELECTOR") or None,
+        dkim_key=Path(env["PBEM_DKIM_KEY"]) if env.get("PBEM_DKIM_KEY") else None,
+        dkim_domain=env.get("PBEM_DKIM_DOMAIN") or None,
+        imap_url=env.get("PBEM_IMAP_URL") or None,
     )

@@ -5,6 +5,7 @@ from __future__ import annotations
 import base64
 import hashlib
 import hmac
+import re
 from dataclasses import dataclass
 from typing import Any
 
@@ -81,9 +82,33 @@ class Signer:
         return MoveGrant(game, int(seat), int(seq))
 
     @staticmethod
-    def _mac(body: str, key: str) -> str:
-        digest = hmac.new(key.encode(), f"pbem.reply:{body}".encode(), hashlib.sha256).digest()
+    def _mac(body: str, key: str, purpose: str = "reply") -> str:
+        message = f"pbem.{purpose}:{body}".encode()
+        digest = hmac.new(key.encode(), message, hashlib.sha256).digest()
         return base64.b32encode(digest).decode()[:16].lower()
+
+    def mac(self, body: str, purpose: str) -> str:
+        """A short signature of a text for one purpose, with the current key."""
+        return self._mac(body, self.keys[0], purpose)
+
+    def number_ref(self, purpose: str, number: int) -> str:
+        """A signed reference to a row of ours ("b" a mail sent, "c" commands to confirm).
+
+        It fits an address's local part: a bounce comes back to pbem+b12.MAC@domain, a
+        confirmation to pbem+c7.MAC@domain.
+        """
+        return f"{purpose}{number}.{self._mac(f'{purpose}{number}', self.keys[0], purpose)}"
+
+    def read_number_ref(self, purpose: str, ref: str) -> int:
+        """The row a reference of this purpose names; BadLink if it was not made here."""
+        body, _, mac = ref.strip().lower().rpartition(".")
+        if (
+            not body.startswith(purpose)
+            or not re.fullmatch(r"[0-9]{1,18}", body[len(purpose):])
+            or not any(hmac.compare_digest(mac, self._mac(body, k, purpose)) for k in self.keys)
+        ):
+            raise BadLink(f"the reference {ref!r} was not made by this server")
+        return int(body[len(purpose):])
 
     def signin_token(self, player_id: int) -> str:
         """A short-lived token that signs a player in."""

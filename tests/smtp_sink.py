@@ -30,6 +30,8 @@ class _Keep:
         with self.sink.lock:
             self.sink.messages.append(message)
             self.sink.recipients.append(list(envelope.rcpt_tos))
+            self.sink.senders.append(str(envelope.mail_from))
+            self.sink.raw.append(bytes(envelope.original_content or envelope.content))
         return "250 OK"
 
 
@@ -40,6 +42,8 @@ class SmtpSink:
         self.port = port or free_port()
         self.messages: list[EmailMessage] = []
         self.recipients: list[list[str]] = []
+        self.senders: list[str] = []  # each mail's envelope sender (its return path)
+        self.raw: list[bytes] = []  # each mail's bytes as they arrived (a DKIM check reads them)
         self.lock = threading.Lock()
         self._controller: Controller | None = None
 

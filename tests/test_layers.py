@@ -13,6 +13,7 @@ PACKAGES = ("engine", "pbem")
 # pbem's capabilities from the top down: a module may import its own layer or those below.
 LAYERS = (
     {"cli", "web"},
+    {"inbox"},
     {"ratings"},
     {"tournaments"},
     {"luck"},

@@ -7,7 +7,7 @@ from flask.cli import ScriptInfo
 
 from .. import __version__
 from ..web.app import create_app
-from . import director, fuzz, games, logs, mail, ops, ratings, tournaments
+from . import director, fetch, fuzz, games, logs, mail, ops, ratings, tournaments
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -25,11 +25,13 @@ for command in (
     ops.db,
     ops.send_mail,
     mail.mail,
+    mail.doctor,
     ops.tick,
     games.new_game,
     games.show,
     games.play,
     games.ingest_mail,
+    fetch.fetch_mail,
     logs.export_game,
     logs.import_log,
     logs.verify,

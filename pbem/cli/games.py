@@ -11,9 +11,9 @@ from sqlalchemy.orm import Session
 
 from .. import present
 from ..errors import PbemError, Rejected
+from ..inbox import route
 from ..log.games import Loaded, load
 from ..mail.compose import templates
-from ..play import replies
 from ..play.act import submit
 from ..play.start import start_game, start_mirror
 from .common import fail, player_arg, ready_services
@@ -135,14 +135,15 @@ def play(token: str, action: tuple[str, ...]) -> None:
 @click.command("ingest-mail")
 @with_appcontext
 def ingest_mail() -> None:
-    """Play a reply mail read from standard input (an MTA pipe: `pbem ingest-mail < mail`)."""
+    """Take in a mail read from standard input (an MTA pipe: `pbem ingest-mail < mail`):
+    a reply that plays, a bounce, a confirmation or mail commands."""
     svc = ready_services()
     raw = sys.stdin.buffer.read()
     try:
-        result = svc.write(lambda s: replies.ingest(s, svc.ctx, raw))
+        result = svc.write(lambda s: route.receive(s, svc.ctx, raw, "pipe"))
     except PbemError as e:
         # Nothing was played: EX_TEMPFAIL asks the MTA to keep the mail and try again later.
         click.echo(f"not played now, try again later: {e}", err=True)
         sys.exit(EX_TEMPFAIL)
     # A rejected move was answered by mail; the MTA must not bounce it as well.
-    click.echo(f"{result.status}: {result.message}")
+    click.echo(f"{result.kind}, {result.status}: {result.message}")

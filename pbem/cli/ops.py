@@ -15,7 +15,7 @@ from werkzeug.serving import run_simple
 
 from ..db import migrate
 from ..errors import PbemError
-from ..mail import digest, outbox, transport
+from ..mail import digest, outbox, outgoing, transport
 from ..play import chance, deadlines
 from ..services import services
 from ..tournaments.service import tick_all
@@ -58,7 +58,8 @@ def deliver_forever(
                     click.echo(error, err=True)
             digest.send_due(svc.write, svc.ctx, datetime.now(UTC))
             hop = transport.transport_for(svc.settings.smtp_url, svc.settings.maildir)
-            result = outbox.deliver_due(svc.db, hop, svc.settings.mail_from)
+            out = outgoing.for_settings(svc.settings, svc.signer)
+            result = outbox.deliver_due(svc.db, hop, out)
             for error in result.errors:
                 click.echo(f"mail not delivered (will retry): {error}", err=True)
             for problem in result.set_aside:
@@ -128,7 +129,7 @@ def send_mail(loop: bool, interval: float) -> None:
         return
     hop = transport.transport_for(svc.settings.smtp_url, svc.settings.maildir)
     try:
-        result = outbox.deliver_due(svc.db, hop, svc.settings.mail_from)
+        result = outbox.deliver_due(svc.db, hop, outgoing.for_settings(svc.settings, svc.signer))
     except PbemError as e:
         fail(e)
     click.echo(f"sent {result.sent}, failed {result.failed}, set aside {len(result.set_aside)}")

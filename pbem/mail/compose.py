@@ -18,7 +18,7 @@ from ..errors import TooMany
 from ..log.games import Loaded
 from ..models import Outbox, Player
 from ..text import one_line
-from .outbox import domain_of, queue
+from .outbox import domain_of, message_id_for, queue
 
 SIGNIN_LIMIT = (3, timedelta(minutes=15))  # at most 3 sign-in mails per address per window
 FRESH_LINK_EVERY = timedelta(minutes=10)  # at most one fresh move link per seat in this time
@@ -55,17 +55,34 @@ def render_text(name: str, **context: Any) -> str:
     return templates.get_template(f"mail/{name}.txt").render(**context)
 
 
-def game_headers(ctx: Context, loaded: Loaded, player: Player) -> dict[str, str]:
+def thread_subject(loaded: Loaded) -> str:
+    """The one subject of every mail of a game, so that Gmail keeps them in one conversation."""
+    return f"{loaded.rules.title} game {loaded.game.public_id}"
+
+
+def invite_key(loaded: Loaded, seat: int) -> str:
+    """The key of a seat's invitation: the first mail of the seat's conversation."""
+    return f"{loaded.game.public_id}.invite.{seat}.{loaded.player(seat).id}"
+
+
+def thread_root(ctx: Context, loaded: Loaded, seat: int) -> str:
+    """The Message-ID every later mail of the seat's conversation refers to."""
+    return message_id_for(ctx, invite_key(loaded, seat))
+
+
+def game_headers(ctx: Context, loaded: Loaded, seat: int) -> dict[str, str]:
     """Threading, list and unsubscribe headers shared by every mail of a game."""
     domain = domain_of(ctx.mail_from)
     public_id = loaded.game.public_id
+    player = loaded.player(seat)
     unsubscribe = f"{ctx.base_url}/unsubscribe/{ctx.signer.unsubscribe_token(player.id)}"
+    root = thread_root(ctx, loaded, seat)
     return {
         "List-Id": f"{loaded.rules.title} game {public_id} <{public_id}.games.{domain}>",
         "List-Unsubscribe": f"<{unsubscribe}>",
         "List-Unsubscribe-Post": "List-Unsubscribe=One-Click",
-        "References": f"<game.{public_id}@{domain}>",
-        "In-Reply-To": f"<game.{public_id}@{domain}>",
+        "References": root,
+        "In-Reply-To": root,
     }
 
 
@@ -98,12 +115,11 @@ def queue_game_mail(
     seat: int,
     *,
     purpose: str,
-    subject: str,
     context: dict[str, Any],
     key: str,
     headers: dict[str, str] | None = None,
 ) -> None:
-    """Queue mail/<purpose>.txt|html to a seat's player, threaded with the game's mails."""
+    """Queue mail/<purpose>.txt|html to a seat's player, in the seat's game conversation."""
     player = loaded.player(seat)
     text, html = render(purpose.replace("-", "_"), **context)
     queue(
@@ -111,12 +127,12 @@ def queue_game_mail(
         ctx,
         purpose=purpose,
         to=player.email,
-        subject=f"[{loaded.rules.title} {loaded.game.public_id}] {subject}",
+        subject=thread_subject(loaded),
         text=text,
         html=html,
         key=key,
         game_id=loaded.game.id,
-        headers={**game_headers(ctx, loaded, player), **(headers or {})},
+        headers={**game_headers(ctx, loaded, seat), **(headers or {})},
     )
 
 
@@ -149,11 +165,9 @@ def queue_turn(
         "policy": loaded.game.timeout_policy,
         "reminder": reminder is not None,
     }
-    who = loaded.rules.seat_name(loaded.state, seat)
     queue_game_mail(
         session, ctx, loaded, seat,
         purpose="turn",
-        subject=f"{'reminder: ' if reminder is not None else ''}your move, {who} #{ref}",
         context=context,
         key=f"{loaded.game.public_id}.{loaded.game.head_seq}.{seat}."
         + ("reminder" if reminder is not None else "turn"),
@@ -170,9 +184,8 @@ def queue_invitation(session: Session, ctx: Context, loaded: Loaded, seat: int) 
     queue_game_mail(
         session, ctx, loaded, seat,
         purpose="invite",
-        subject="you are invited to a game",
         context=game_context(ctx, loaded, seat),
-        key=f"{loaded.game.public_id}.invite.{seat}.{player.id}",
+        key=invite_key(loaded, seat),
         headers={"In-Reply-To": "", "References": ""},
     )
 
@@ -187,7 +200,6 @@ def queue_result(
     queue_game_mail(
         session, ctx, loaded, seat,
         purpose="result",
-        subject="the game is over",
         context={**game_context(ctx, loaded, seat), "revealed": revealed},
         key=f"{loaded.game.public_id}.{loaded.game.head_seq}.{seat}.result",
     )
@@ -253,7 +265,6 @@ def queue_fresh_link(session: Session, ctx: Context, loaded: Loaded, seat: int) 
     queue_game_mail(
         session, ctx, loaded, seat,
         purpose="fresh-link",
-        subject=f"a fresh link for {loaded.rules.seat_name(loaded.state, seat)} #{ref}",
         context={**game_context(ctx, loaded, seat), **context},
         key=f"{public_id}.fresh.{seat}.{int(datetime.now(UTC).timestamp() * 1e6)}",
         headers={"Reply-To": reply_address(ctx.mail_from, ref)},

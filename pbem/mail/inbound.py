@@ -13,10 +13,14 @@ from email.utils import getaddresses, parseaddr
 from html import unescape
 
 from ..text import one_line, storable
+from .auto import automatic, is_bounce
 
 REF = r"([0-9a-f]{4,32}\.\d{1,3}\.\d{1,9}\.[a-z2-7]{16})"
 ADDRESS_REF = re.compile(rf"\+{REF}@", re.I)
 SUBJECT_REF = re.compile(rf"#{REF}", re.I)
+# Our other address tags: a bounce's return path (b: the mail) and a confirmation (c).
+ADDRESS_TAG = re.compile(r"\+([bc][0-9]{1,18}\.[a-z2-7]{16})@", re.I)
+MESSAGE_ID = re.compile(r"<[^<>\s]{1,250}>")
 ADDRESS_HEADERS = ("To", "Cc", "Delivered-To", "X-Original-To", "Envelope-To")
 # Lines that start the quoted original in common mail clients.
 QUOTE_INTRO = re.compile(
@@ -24,6 +28,7 @@ QUOTE_INTRO = re.compile(
     re.I,
 )
 MAX_LINES = 10
+BODY_LIMIT = 64_000  # characters of a body kept for commands: far more than any needs
 MAX_LINE = 500  # characters of a move line kept: no move is longer
 # What the standard library's mail parser raises on malformed headers and parts (some of it
 # from bugs of its own): such a header is read as its raw text, such a part as no text.
@@ -44,6 +49,17 @@ class Reply:
     message_id: str
     lines: tuple[str, ...]
     identity: str = ""
+    # The Message-IDs it answers (In-Reply-To, then References from the newest), for a
+    # reply whose plus address was dropped on the way.
+    answers: tuple[str, ...] = ()
+    # Why it is automatic (an auto-reply, a bounce, a list), or None for a person's mail.
+    automatic: str | None = None
+    # Our other tags in its addresses: "b12.MAC" (a bounce), "c7.MAC" (a confirmation).
+    tag: str | None = None
+    # Whether it looks like a bounce (a delivery report, or sent by a mail system).
+    bounce: bool = False
+    # The text of its body (cut at BODY_LIMIT), for mail commands.
+    body: str = ""
 
 
 def parse(raw: bytes) -> Reply:
@@ -69,9 +85,52 @@ def parse(raw: bytes) -> Reply:
         ref = found[1].lower() if found else None
     sender = one_line(next((a for _, a in addresses([first(message, "From")])), "").lower())
     message_id = one_line(first(message, "Message-ID"))
-    lines = tuple(storable(line[:MAX_LINE]) for line in move_lines(body_text(message)))
+    text = body_text(message)
+    lines = tuple(storable(line[:MAX_LINE]) for line in move_lines(text))
     identity = message_id or "sha256:" + hashlib.sha256(raw).hexdigest()
-    return Reply(ref, sender, subject, message_id, lines, identity)
+    found_headers = header_map(message)
+    return Reply(
+        ref,
+        sender,
+        subject,
+        message_id,
+        lines,
+        identity,
+        answers=answered(message),
+        automatic=automatic(message, sender, found_headers),
+        tag=address_tag(message),
+        bounce=is_bounce(message, sender, found_headers),
+        body=storable(text[:BODY_LIMIT]),
+    )
+
+
+def header_map(message: EmailMessage) -> dict[str, str]:
+    """The first value of each header, on one line, by lower-case name."""
+    found: dict[str, str] = {}
+    for key, _ in message.raw_items():
+        name = key.lower()
+        if name not in found:
+            found[name] = one_line(first(message, key))
+    return found
+
+
+def answered(message: EmailMessage) -> tuple[str, ...]:
+    """The Message-IDs a mail answers: In-Reply-To, then References from the newest."""
+    ids: list[str] = []
+    for name in ("In-Reply-To", "References"):
+        found = MESSAGE_ID.findall(" ".join(headers(message, name)))
+        ids += reversed(found) if name == "References" else found
+    return tuple(dict.fromkeys(one_line(i) for i in ids))[:20]
+
+
+def address_tag(message: EmailMessage) -> str | None:
+    """A bounce or confirmation tag of ours in the mail's recipient addresses, if any."""
+    for header in ADDRESS_HEADERS:
+        for _, address in addresses(headers(message, header)):
+            found = ADDRESS_TAG.search(address)
+            if found:
+                return found[1].lower()
+    return None
 
 
 def headers(message: EmailMessage, name: str) -> list[str]:

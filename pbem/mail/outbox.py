@@ -13,16 +13,17 @@ from datetime import UTC, datetime, timedelta
 from email.utils import format_datetime, parseaddr
 from typing import Any, cast
 
-from sqlalchemy import Table, func, select, update
+from sqlalchemy import Table, bindparam, func, select, update
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.orm import Session
 
 from ..context import Context
 from ..db import Database
-from ..models import Outbox
+from ..models import Outbox, Player
 from ..text import bounded, one_line
+from .outgoing import Outgoing
 from .transport import SmtpTransport, Transport
-from .wire import Mail, wire_message
+from .wire import Mail
 
 LEASE = timedelta(minutes=5)  # a claimed mail not marked sent by then is tried again
 # A sender holds this many mails at a time: one that dies strands these few for a lease,
@@ -31,11 +32,26 @@ CLAIM_BATCH = 5
 PASS_LIMIT = 500  # mails per pass, so that a long queue lets the loop's other work run
 MAX_BACKOFF = timedelta(hours=6)
 OUTBOX = cast(Table, Outbox.__table__)
+PLAYERS = cast(Table, Player.__table__)
+# A mail to an address that bounced for good is held as it is queued (in the same statement).
+HELD = (
+    select(bindparam("held_now", type_=OUTBOX.c.held_at.type))
+    .where(PLAYERS.c.email == bindparam("held_to"), PLAYERS.c.mail_failing_at.is_not(None))
+    .scalar_subquery()
+)
 # Queue a mail unless one with its Message-ID is queued already, in each database's words.
 ADD = {
-    "postgresql": postgresql.insert(OUTBOX).on_conflict_do_nothing(index_elements=["message_id"]),
-    "sqlite": sqlite.insert(OUTBOX).on_conflict_do_nothing(index_elements=["message_id"]),
+    "postgresql": postgresql.insert(OUTBOX)
+    .values(held_at=HELD)
+    .on_conflict_do_nothing(index_elements=["message_id"]),
+    "sqlite": sqlite.insert(OUTBOX)
+    .values(held_at=HELD)
+    .on_conflict_do_nothing(index_elements=["message_id"]),
 }
+# Mails a person asks for now are sent even to a failing address: asking is a sign of life.
+NEVER_HELD = frozenset({"signin", "fresh-link", "command"})
+# RFC 3834: every mail of ours is automatic; an answer to a mail is an automatic reply.
+ANSWERS = frozenset({"reply", "command"})
 SUBJECT_LIMIT = 300  # the subject column's size
 # What a message that can never be built or handed over as it is raises: set it aside.
 UNSENDABLE = (ValueError, TypeError, LookupError, email.errors.MessageError)
@@ -46,6 +62,16 @@ def domain_of(address: str) -> str:
     """The domain part of a From address, for Message-IDs and List-Ids."""
     _, at, domain = parseaddr(address)[1].rpartition("@")
     return domain if at and domain else "localhost"
+
+
+def message_id_for(ctx: Context, key: str) -> str:
+    """The Message-ID of the mail `key` names: stable, and signed so that nobody can guess it.
+
+    A reply's In-Reply-To and a bounce's returned headers name our mail by it; the signature
+    keeps a forger from naming a mail that was not sent to them.
+    """
+    key = one_line(key)
+    return bounded(f"<{key}.{ctx.signer.mac(key, 'message-id')}@{domain_of(ctx.mail_from)}>", 255)
 
 
 def queue(
@@ -66,11 +92,17 @@ def queue(
     Header values are made one line here (a CR or LF would forge headers, and cannot be
     built into a message), and the subject is cut to fit its column. A mail with the same
     Message-ID is the same mail: queueing it again (a reply mail delivered twice) keeps the
-    one already queued.
+    one already queued. Every mail says it is automatic (RFC 3834), so that responders
+    leave it alone; a mail to an address that bounced for good is held (`held_at`).
     """
     now = datetime.now(UTC)
-    message_id = bounded(f"<{one_line(key)}@{domain_of(ctx.mail_from)}>", 255)
-    extra = {name: one_line(value) for name, value in (headers or {}).items()}
+    message_id = message_id_for(ctx, key)
+    extra = {
+        "Auto-Submitted": "auto-replied" if purpose in ANSWERS else "auto-generated",
+        # Exchange and Outlook send no out-of-office answer to a mail that asks for none.
+        "X-Auto-Response-Suppress": "OOF, AutoReply",
+        **{name: one_line(value) for name, value in (headers or {}).items()},
+    }
     row = {
         "message_id": message_id,
         "purpose": purpose,
@@ -83,6 +115,8 @@ def queue(
         "created_at": now,
         "attempts": 0,
         "next_attempt_at": now,
+        "held_to": to,
+        "held_now": None if purpose in NEVER_HELD else now,
     }
     # One statement, no ORM object, on the session's connection (nothing pending in the
     # session needs flushing first): the unique Message-ID keeps the first of two alike.
@@ -119,6 +153,7 @@ def _lease(session: Session, db: Database, now: datetime, batch: int) -> list[Ou
         .where(
             Outbox.sent_at.is_(None),
             Outbox.failed_at.is_(None),
+            Outbox.held_at.is_(None),
             Outbox.next_attempt_at <= now,
         )
         .order_by(Outbox.id)
@@ -135,7 +170,7 @@ def _lease(session: Session, db: Database, now: datetime, batch: int) -> list[Ou
 def deliver_due(
     db: Database,
     transport: Transport,
-    mail_from: str,
+    mail_from: str | Outgoing,
     *,
     batch: int = CLAIM_BATCH,
     limit: int = PASS_LIMIT,
@@ -150,6 +185,7 @@ def deliver_due(
     at any moment sends again at most the mail in its hand. The record commits on a thread of
     its own while the next mail's SMTP exchange runs up to its end of data.
     """
+    out = mail_from if isinstance(mail_from, Outgoing) else Outgoing(mail_from)
     sent = failed = 0
     errors: list[str] = []
     aside: list[str] = []
@@ -168,7 +204,7 @@ def deliver_due(
                     error: str | None = None
                     unsendable = False
                     try:
-                        _hand_over(transport, wire_message(row, mail_from), recorded)
+                        _hand_over(transport, out.mail(row), recorded)
                     except (smtplib.SMTPException, OSError) as e:
                         failed += 1
                         errors.append(f"{row.to_addr}: {e}")
@@ -244,7 +280,7 @@ def pending_count(db: Database) -> int:
         query = (
             select(func.count())
             .select_from(Outbox)
-            .where(Outbox.sent_at.is_(None), Outbox.failed_at.is_(None))
+            .where(Outbox.sent_at.is_(None), Outbox.failed_at.is_(None), Outbox.held_at.is_(None))
         )
         return int(session.scalar(query) or 0)
 

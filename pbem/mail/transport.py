@@ -123,7 +123,9 @@ class SmtpTransport:
             client = self._connect()
             client.ready = self.ready
             if isinstance(message, Wire):
-                client.sendmail(message.sender, list(message.recipients), message.data)
+                client.sendmail(
+                    message.sender, list(message.recipients), message.data, list(message.options)
+                )
             else:
                 client.send_message(message)
         except (smtplib.SMTPServerDisconnected, OSError):

@@ -33,6 +33,7 @@ class Wire:
     sender: str
     recipients: tuple[str, ...]
     data: bytes
+    options: tuple[str, ...] = ()  # MAIL FROM options: SMTPUTF8 for international addresses
 
     def message(self) -> EmailMessage:
         """The message as the receiving end parses it."""

@@ -11,17 +11,20 @@ from .games import (
     Snapshot,
     Submission,
 )
-from .mail import Outbox
+from .mail import Bounce, InboundMail, MailCommand, Outbox
 from .ratings import RatedGameRow
 from .tournaments import Tournament, TournamentEntrant, TournamentEvent, TournamentSecret
 
 __all__ = [
     "Base",
+    "Bounce",
     "DiceSecret",
     "DiceStream",
     "Event",
     "Game",
     "GameSeat",
+    "InboundMail",
+    "MailCommand",
     "Outbox",
     "Player",
     "RatedGameRow",

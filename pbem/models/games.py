@@ -24,6 +24,13 @@ class Player(Base):
     # A vacation: time away that overlaps an open decision is added to its deadline.
     away_from: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
     away_until: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    # A hard bounce marks the address failing: its game mail is held until it works again.
+    mail_failing_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    mail_failure: Mapped[str | None] = mapped_column(String(300))
+    # Answers to reply mails: "needed" (refused, or the turn goes on) or "every" reply.
+    reply_answers: Mapped[str] = mapped_column(
+        String(10), default="needed", server_default="needed"
+    )
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
 
 

@@ -11,6 +11,10 @@ from ..models import Player
 from ..text import one_line
 
 MAIL_PREFS = {"turn": "every turn", "digest": "a daily digest", "none": "no mail"}
+REPLY_ANSWERS = {
+    "needed": "only when it was refused or my turn goes on",
+    "every": "for every reply",
+}
 MAX_AWAY = timedelta(days=30)
 NAME_LIMIT = 100  # the name column's size
 AWAY_AHEAD = timedelta(days=366)  # how far ahead a vacation may begin
@@ -21,10 +25,19 @@ def clean_name(text: str | None) -> str:
     return one_line(text or "", NAME_LIMIT)
 
 
-def set_preferences(player: Player, mail_pref: str, name: str) -> None:
-    """Choose how much mail to get, and (if given) the name other players see."""
+def set_preferences(
+    player: Player, mail_pref: str, name: str, reply_answers: str | None = None
+) -> None:
+    """Choose how much mail to get, when a reply mail is answered, and (if given) the name
+    other players see."""
     if mail_pref not in MAIL_PREFS:
         raise Rejected(f"mail preference {mail_pref!r} is not one of {', '.join(MAIL_PREFS)}")
+    if reply_answers is not None:
+        if reply_answers not in REPLY_ANSWERS:
+            raise Rejected(
+                f"answers to replies {reply_answers!r} is not one of {', '.join(REPLY_ANSWERS)}"
+            )
+        player.reply_answers = reply_answers
     cleaned = clean_name(name)
     if name.strip() and not cleaned:
         raise Rejected("a name needs some visible characters")

@@ -11,10 +11,10 @@ from sqlalchemy.orm import Session
 
 from .. import present
 from ..errors import Forbidden, NotFound, PbemError, Rejected
+from ..inbox import route
 from ..log import store
 from ..log.games import Loaded, load
 from ..models import Player
-from ..play import replies
 from ..play.act import Submitted, check_grant, grant_state, submit
 from ..play.start import start_game
 from ..services import services
@@ -120,7 +120,7 @@ def create() -> Any:
 
 @bp.post("/inbound-mail")
 def inbound_mail() -> Any:
-    """Play a reply mail posted raw (message/rfc822) by an MTA or mail service webhook."""
+    """Take in a mail posted raw (message/rfc822) by an MTA or a mail service's webhook."""
     svc = services()
     expected = svc.settings.inbound_token
     if not expected:
@@ -129,8 +129,8 @@ def inbound_mail() -> Any:
     if not hmac.compare_digest(sent, expected):
         raise Forbidden("that inbound-mail token is not valid")
     raw = request.get_data()
-    result = svc.write(lambda s: replies.ingest(s, svc.ctx, raw))
-    return jsonify(status=result.status, message=result.message)
+    result = svc.write(lambda s: route.receive(s, svc.ctx, raw, "http"))
+    return jsonify(kind=result.kind, status=result.status, message=result.message)
 
 
 @bp.get("/games/<public_id>")

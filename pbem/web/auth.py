@@ -9,8 +9,10 @@ from urllib.parse import urlsplit
 from flask import Blueprint, flash, redirect, render_template, request, session, url_for
 from sqlalchemy.orm import Session
 
+from ..clock import utcnow
 from ..errors import Forbidden, NotFound
 from ..log.games import games_of
+from ..mail import failing
 from ..mail.compose import queue_signin
 from ..models import Player
 from ..play import players
@@ -77,6 +79,10 @@ def signin_link(token: str) -> Any:
             token=token,
             next=safe_next(request.args.get("next")),
         )
+    if player.mail_failing_at is not None:
+        # The sign-in link reached the address: it works again, and its held mail goes out.
+        released = svc.write(lambda s: mail_works(s, player_id))
+        flash(f"Mail to {player.email} works again: {released} held mails are on their way.")
     session.clear()
     session["player_id"] = player.id
     flash(f"Signed in as {player.email}.")
@@ -109,6 +115,7 @@ def me() -> Any:
             player=player,
             games=listing.rows(s, svc.signer, games_of(s, player), player),
             prefs=players.MAIL_PREFS,
+            reply_answers=players.REPLY_ANSWERS,
             new_token=new_token,
             one_day=timedelta(days=1),
         )
@@ -124,8 +131,19 @@ def update_settings(s: Any, form: Any) -> str | None:
         return None
     if form.get("what") == "token":
         return players.new_api_token(player)
-    players.set_preferences(player, form.get("mail_pref", ""), form.get("name", ""))
+    if form.get("what") == "mail-works":
+        mail_works(s, player.id)
+        return None
+    players.set_preferences(
+        player, form.get("mail_pref", ""), form.get("name", ""), form.get("reply_answers")
+    )
     return None
+
+
+def mail_works(s: Session, player_id: int) -> int:
+    """The player's address works again: send its held mail; return how many were held."""
+    player = s.get(Player, player_id)
+    return failing.clear(s, player, utcnow()) if player is not None else 0
 
 
 @bp.get("/unsubscribe/<token>")

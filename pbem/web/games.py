@@ -16,7 +16,7 @@ from ..models import Player
 from ..play.director import may_direct
 from ..play.start import start_game, start_mirror
 from ..services import services
-from . import listing
+from . import bounced, listing
 from .helpers import check_open, current_player
 from .luck import game_luck, player_luck
 from .ratings import player_ratings
@@ -165,8 +165,13 @@ def show(public_id: str) -> str:
         play_token = None
         if seat is not None and seat in loaded.awaited():
             play_token = services().signer.move_token(loaded.grant(seat))
+        seated = seat is not None
+        directs_game = bounced.game_directs(session, loaded.game, player)
         return render_template(
             "game.html",
+            bounced=bounced.notices(
+                [s.player for s in loaded.game.seats], player, may_see=seated or directs_game
+            ),
             game=loaded.game,
             players=[s.player for s in loaded.game.seats],
             pos=present.position(loaded.rules, loaded.state, seat, loaded.ruling),

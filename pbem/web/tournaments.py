@@ -23,6 +23,7 @@ from ..tournaments.core.contract import Setting
 from ..tournaments.core.standings import standings
 from ..tournaments.core.tiebreaks import TITLES
 from ..tournaments.log import Held, load
+from . import bounced
 from .helpers import current_player
 
 bp = Blueprint("tournaments", __name__, url_prefix="/tournaments")
@@ -121,6 +122,9 @@ def home(public_id: str) -> str:
             forecast=formats.forecast_end(held.state, now),
             director=session.get(Player, held.row.director_id),
             directs=directing.may_direct(held, player),
+            bounced=bounced.event_notices(
+                session, held.state.seeding, player, directs=directing.may_direct(held, player)
+            ),
             rows=standings(held.state)[:10],
             away=[reports.name_of(held.state, p) for p in mails.last_away(held)],
         )

@@ -43,7 +43,8 @@ STARTUP_TIMEOUT = 30.0
 MAIL_TIMEOUT = 15.0
 LINK = re.compile(r"https?://[^\s<>\"]+")
 ACTING = ("move", "resign", "timeout")  # the events by which a seat acts
-SUBJECTS = {"invite": "you are invited", "turn": "your move", "result": "the game is over"}
+# Every mail of a game has one subject (one conversation): the body says what it is.
+OPENINGS = {"invite": "in a new game of", "turn": "It is your move in", "result": " is over: "}
 
 
 def in_ci() -> bool:
@@ -184,14 +185,10 @@ def is_mail(game: str, purpose: str, to: str, head_hash: str | None = None) -> A
     # A turn mail names the log head's hash (docs/architecture.md), which pins it to one position.
 
     def matches(message: EmailMessage) -> bool:
-        subject = str(message["Subject"])
-        return (
-            to in str(message["To"])
-            and f" {game}] " in subject
-            and SUBJECTS[purpose] in subject
-            and "reminder" not in subject
-            and (head_hash is None or head_hash in text_of(message))
-        )
+        if to not in str(message["To"]) or not str(message["Subject"]).endswith(f" {game}"):
+            return False
+        text = text_of(message)
+        return OPENINGS[purpose] in text and (head_hash is None or head_hash in text)
 
     return matches
 

@@ -31,11 +31,13 @@ def test_the_mailbox_page_shows_a_mail_sent_after_it_was_opened(settings, browse
         assert "Local mailbox (0)" in page.inner_text("h1")
         svc = app.extensions["pbem"]
         players = [("ann@example.org", "Ann"), ("bob@example.org", "Bob")]
-        svc.write(lambda s: start_game(s, svc.ctx, "martian-frisby", players))
+        game = svc.write(
+            lambda s: start_game(s, svc.ctx, "martian-frisby", players).game.public_id
+        )
         hop = transport_for(None, settings.maildir)
         outbox.deliver_due(svc.db, hop, settings.mail_from, now=lambda: datetime.now(UTC))
         # Nobody reloads: the page itself must bring the new mails into view.
-        page.get_by_text("you are invited to a game").first.wait_for(timeout=20000)
+        page.get_by_text(f"Martian Frisby game {game}").first.wait_for(timeout=20000)
         assert "Local mailbox (3)" in page.inner_text("h1")
     finally:
         page.close()

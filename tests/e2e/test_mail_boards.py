@@ -69,7 +69,7 @@ def play_until_a_turn_mail_shows_pieces(app: Any, kind: str) -> tuple[dict[str, 
         with svc.db.read() as s:
             game = load(s, public_id)
             seat = min(game.awaited())
-            key = f".{game.game.head_seq}.{seat}.turn@"
+            key = f".{game.game.head_seq}.{seat}.turn."
             view = rules.view(game.state, seat)
             grant, action = game.grant(seat), rules.bot_action(game.state, seat)
         if decisions >= 6 and len(pieces(kind, view)) >= 2 and mailed(app, key):
@@ -90,7 +90,9 @@ def delivered_turn_mail(app: Any, sink: Any, address: str) -> EmailMessage:
     svc = app.extensions["pbem"]
     hop = transport.SmtpTransport(sink.url, timeout=5)
     outbox.deliver_due(svc.db, hop, svc.settings.mail_from, now=lambda: datetime.now(UTC))
-    turns = [m for m in sink.to(address) if "your move" in str(m["Subject"])]
+    turns = [
+        m for m in sink.to(address) if "It is your move" in m.get_body(("plain",)).get_content()
+    ]
     assert turns, f"no turn mail reached {address}"
     return turns[-1]
 

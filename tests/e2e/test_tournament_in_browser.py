@@ -50,7 +50,7 @@ def play_to_the_end(server: Server, game: str) -> None:
         for address in PLAYERS:
             if address not in tokens:
                 found = [m for m in list(server.sink.messages) if address in str(m["To"])
-                         and f" {game}] " in str(m["Subject"]) and links_in(m, "play")]
+                         and str(m["Subject"]).endswith(f" {game}") and links_in(m, "play")]
                 if not found:
                     continue
                 tokens[address] = links_in(found[-1], "play")[0].rsplit("/", 1)[-1]

@@ -12,7 +12,7 @@ from sqlalchemy import func, select
 from pbem.links import MoveGrant
 from pbem.log import store
 from pbem.log.games import Loaded, load
-from pbem.models import Event, Game, Outbox, Snapshot
+from pbem.models import Event, Game, Outbox, Player, Snapshot
 from pbem.play.act import Submitted, resign, submit
 from pbem.play.start import start_game, start_mirror
 from pbem.services import Services
@@ -196,3 +196,10 @@ def sign_in(app: Any, client: Any, email: str) -> None:
     assert page.status_code == 200
     signed = client.post(path, data={"csrf": csrf_in(page.get_data(as_text=True))})
     assert signed.status_code == 303
+
+
+def answer_every_reply(app: Any) -> None:
+    """Every player asks for an answer to each reply (the default answers only when needed)."""
+    with svc_of(app).db.write() as s:
+        for player in s.scalars(select(Player)):
+            player.reply_answers = "every"

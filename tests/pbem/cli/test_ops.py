@@ -71,7 +71,8 @@ def test_pbem_serve_times_out_an_overdue_decision_and_mails_the_next_one(
     assert served == {"host": "127.0.0.1", "port": port, "threaded": True}
     assert [e.payload["policy"] for e in timeouts(smtp_app, public_id)] == ["bot"]
     turn = smtp_sink.wait_for(queued + 1)[-1]
-    assert "your move" in str(turn["Subject"]) and "reminder" not in str(turn["Subject"])
+    text = turn.get_body(("plain",)).get_content()
+    assert "It is your move" in text and "A reminder" not in text
     assert f"http://127.0.0.1:{port}/play/" in turn.get_body(("plain",)).get_content()
 
 

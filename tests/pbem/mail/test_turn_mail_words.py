@@ -42,7 +42,7 @@ def test_a_turn_mail_links_the_rules_and_its_example_reply_is_played(
     public_id = svc.write(lambda s: start_game(s, svc.ctx, kind, players).game.public_id)
     awaited = 3 if kind == "martianopolis-500" else 1  # everyone lines up their racers at once
     messages = delivered(app, smtp_sink, len(players) + awaited)
-    turn = [m for m in messages if "your move" in str(m["Subject"])][0]
+    turn = [m for m in messages if "It is your move" in plain(m)][0]
     text = plain(turn)
     # The rules page the mail links to is there, for this game.
     rules = re.search(rf"{re.escape(BASE)}(/rules/\S+)", text)

@@ -43,8 +43,8 @@ def test_one_reminder_goes_out_halfway_through_a_short_deadline(app):
     assert run_tick(app, since + timedelta(hours=6)).reminded == [public_id]
     assert run_tick(app, since + timedelta(hours=7)) == deadlines.Tick()
     reminders = outbox(app, purpose="turn")
-    assert "reminder: your move" in reminders[-1].subject
-    assert sum("reminder" in m.subject for m in reminders) == 1
+    assert "A reminder: your move" in reminders[-1].body_text
+    assert sum("A reminder" in m.body_text for m in reminders) == 1
 
 
 def test_at_the_deadline_the_house_bot_plays_and_the_log_says_so(app):
@@ -178,7 +178,7 @@ def test_the_reminder_of_a_72_hour_deadline_goes_out_a_day_before_it(app):
     assert run_tick(app, since + timedelta(hours=47, minutes=59)).reminded == []
     assert run_tick(app, since + timedelta(hours=48)).reminded == [public_id]
     reminder = outbox(app, purpose="turn")[-1]
-    assert "reminder: your move" in reminder.subject
+    assert "A reminder: your move" in reminder.body_text
     assert (since + timedelta(hours=72)).strftime("%H:%M UTC") in reminder.body_text
 
 

@@ -13,7 +13,7 @@ from pbem.play import replies
 from tests.conftest import make_app
 
 from ..mail.test_outbox import deliver
-from ..pipe import legal, log, start, svc_of
+from ..pipe import answer_every_reply, legal, log, start, svc_of
 from ..pipe import outbox as outbox_rows
 
 CRLF_SUBJECT = "=?utf-8?q?hi=0D=0ABcc=3A_x=40y.org?="
@@ -56,6 +56,7 @@ def test_a_reply_whose_subject_decodes_to_a_line_break_does_not_stop_the_mail(
     smtp_app, smtp_sink
 ):
     public_id = start(smtp_app)
+    answer_every_reply(smtp_app)
     deliver(smtp_app, smtp_sink.url)
     smtp_sink.wait_for(3)
     first = legal(smtp_app, public_id)[0]
@@ -75,11 +76,13 @@ def test_a_reply_whose_subject_decodes_to_a_line_break_does_not_stop_the_mail(
     assert ["x@y.org"] not in smtp_sink.recipients
     sent_answer = next(m for m in messages if m["Message-ID"] == answer.message_id)
     assert sent_answer["Bcc"] is None
-    assert sent_answer["Subject"] == "Re: hi Bcc: x@y.org"
+    # The answer keeps the game's one subject: nothing of the reply's reaches its headers.
+    assert sent_answer["Subject"] == f"Re: Martian Frisby game {public_id}"
 
 
 def test_a_message_id_with_a_line_break_reaches_no_header_of_the_answer(app):
     public_id = start(app)
+    answer_every_reply(app)
     raw = raw_reply(app, legal(app, public_id)[0], message_id="=?utf-8?q?<a=0D=0ABcc:_x@y.org>?=")
 
     assert ingest(app, raw).status == "played"
@@ -154,6 +157,7 @@ def test_a_reply_with_a_subject_longer_than_its_column_is_played(settings):
     app = make_app(replace(settings, inbound_token="s3cret"))
     try:
         public_id = start(app)
+        answer_every_reply(app)
         long = "Re: " + "a very long subject " * 20 + turn_mail(app).subject
         first = legal(app, public_id)[0]
         response = app.test_client().post(
@@ -169,12 +173,12 @@ def test_a_reply_with_a_subject_longer_than_its_column_is_played(settings):
             args=["ingest-mail"], input=raw_reply(app, second, subject=long)
         )
         assert piped.exit_code == 0, piped.output
-        assert piped.output.startswith("played: ")
+        assert piped.output.startswith("reply, played: ")
         moves = [e.payload["action"] for e in log(app, public_id) if e.kind == "move"]
         assert moves == [first, second]
         answers = outbox_rows(app, purpose="reply")
         assert len(answers) == 2
-        assert all(len(a.subject) <= 300 and a.subject.endswith("…") for a in answers)
+        assert all(a.subject == f"Re: Martian Frisby game {public_id}" for a in answers)
     finally:
         app.extensions["pbem"].db.dispose()
 
@@ -186,7 +190,7 @@ def test_replies_without_a_message_id_are_each_played_in_any_game(app):
         for _ in range(2):
             mail = next(
                 m for m in reversed(outbox_rows(app, purpose="turn")) if m.game_id is not None
-                and f" {public_id}]" in m.subject
+                and m.subject.endswith(f" {public_id}")
             )
             raw = raw_reply(app, legal(app, public_id)[0], message_id=None, original=mail)
             result = ingest(app, raw)

@@ -51,7 +51,7 @@ def test_a_push_is_decided_by_the_pushed_player_and_the_movers_turn_goes_on(app)
     # The chooser was mailed for this decision, at this head, with the push choices.
     mail = outbox(app, purpose="turn")[-1]
     assert mail.to_addr == PLAYERS[chooser][0]
-    assert f".{game.game.head_seq}.{chooser}.turn@" in mail.message_id
+    assert f".{game.game.head_seq}.{chooser}.turn." in mail.message_id
     choices = RULES.legal(game.state, chooser)
     assert choices and all(c.startswith("x ") for c in choices)
     # The mover's old link cannot answer for the chooser.

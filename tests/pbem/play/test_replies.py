@@ -20,7 +20,7 @@ from pbem.play import replies
 from pbem.play.start import start_game
 from pbem.web.app import create_app
 
-from ..pipe import KIND, illegal, legal, log, outbox, start, svc_of
+from ..pipe import KIND, answer_every_reply, illegal, legal, log, outbox, start, svc_of
 
 QUOTED = (
     "\n\nOn Sat, 21 Nov 2026, pbem wrote:\n> It is your move in Martian Frisby\n> a1-a2 b1-b2\n"
@@ -64,18 +64,19 @@ def ingest(app, raw: bytes) -> replies.Ingested:
     return svc.write(lambda s: replies.ingest(s, svc.ctx, raw))
 
 
-def test_the_turn_mail_carries_a_reply_reference_in_reply_to_and_subject(app):
+def test_the_turn_mail_carries_a_reply_reference_in_its_reply_to_and_keeps_the_game_subject(app):
     public_id = start(app)
     mail = turn_mail(app, public_id)
     reply_to_header = json.loads(mail.headers)["Reply-To"]
     ref = reply_to_header.split("+", 1)[1].split("@", 1)[0]
-    assert mail.subject.endswith(f"#{ref}")
+    assert mail.subject == f"Martian Frisby game {public_id}"
     assert len(ref) <= 64 and ref.startswith(public_id)
     assert "reply to this mail with your move" in mail.body_text
 
 
 def test_a_reply_with_a_legal_move_is_played_and_confirmed(app):
     public_id = start(app)
+    answer_every_reply(app)
     move = legal(app, public_id)[0]
     seat_email = turn_mail(app, public_id).to_addr
     result = ingest(app, reply_to(app, public_id, move.upper()))
@@ -200,6 +201,7 @@ def test_several_lines_of_one_turn_are_played_in_order_each_with_a_fresh_grant(a
         raise AssertionError("every take-and-roll of this game busts")
     second = next(a for a in rules.legal(state, seat) if a.endswith("stop"))
 
+    answer_every_reply(app)
     result = ingest(app, reply_to(app, public_id, f"{first}\n{second}"))
 
     assert result.status == "played", result.message
@@ -223,7 +225,7 @@ def test_pbem_ingest_mail_reads_standard_input(app, runner):
     raw = reply_to(app, public_id, legal(app, public_id)[0])
     result = runner.invoke(args=["ingest-mail"], input=raw)
     assert result.exit_code == 0, result.output
-    assert result.output.startswith("played: ")
+    assert result.output.startswith("reply, played: ")
 
 
 def test_the_http_endpoint_needs_its_token(settings):
@@ -249,6 +251,7 @@ def test_the_http_endpoint_needs_its_token(settings):
 @pytest.mark.parametrize("prefix", ["Re: ", "Re: Re: ", "RE: Aw: re: ", "Re[2]: "])
 def test_the_answer_to_a_reply_has_one_re_however_many_the_reply_had(app, prefix):
     public_id = start(app)
+    answer_every_reply(app)
     original = turn_mail(app, public_id)
     raw = reply_to(app, public_id, legal(app, public_id)[0])
     message = email.message_from_bytes(raw, policy=email.policy.default)

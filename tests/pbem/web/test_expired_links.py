@@ -77,7 +77,10 @@ def test_the_fresh_link_arrives_by_mail_and_plays(smtp_app, smtp_sink, settings)
     svc = svc_of(app)
     hop = transport.SmtpTransport(smtp_sink.url, timeout=5)
     outbox.deliver_due(svc.db, hop, svc.settings.mail_from, now=lambda: datetime.now(UTC))
-    (mail,) = [m for m in smtp_sink.to(PLAYERS[seat][0]) if "fresh link" in str(m["Subject"])]
+    (mail,) = [
+        m for m in smtp_sink.to(PLAYERS[seat][0])
+        if "a fresh link" in str(m.get_body(("plain",)).get_content())
+    ]
     body = mail.get_body(("plain",))
     assert body is not None
     text = str(body.get_content())

@@ -297,7 +297,7 @@ def test_the_dev_mailbox_shows_local_mail_in_debug_mode_only(settings, tmp_path)
     assert client.get("/dev/mail/").status_code == 404
     app.debug = True
     index = client.get("/dev/mail/").get_data(as_text=True)
-    assert "you are invited to a game" in index
+    assert "Martian Frisby game" in index
     keys = re.findall(r'href="/dev/mail/([^"]+)"', index)
     bodies = [client.get(f"/dev/mail/{key}").get_data(as_text=True) for key in keys]
     assert any("http://pbem.test/play/" in body for body in bodies)
