@@ -137,7 +137,7 @@ def test_a_game_is_played_by_link_and_by_mail_and_shown_audited_and_rated(
         loaded = load(s, public_id)
         die = loaded.rules.legal(loaded.state, 1)[-1]
     answer = runner.invoke(args=["ingest-mail"], input=reply(blue, f"move {die}"))
-    assert answer.exit_code == 0 and answer.output.startswith("played"), answer.output
+    assert answer.exit_code == 0 and answer.output.startswith("reply, played"), answer.output
     moves = [e for e in log(app, public_id) if e.kind == "move"]
     assert [(e.seat, e.payload["action"]) for e in moves] == [(0, first), (1, die)]
 
