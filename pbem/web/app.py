@@ -109,7 +109,12 @@ def wants_json() -> bool:
 
 def handle_error(error: PbemError) -> Any:
     """Show a server error as a page or JSON, with its status."""
-    headers = {"Retry-After": str(error.retry_after)} if isinstance(error, Busy) else {}
+    headers = {}
+    if isinstance(error, Busy):
+        headers["Retry-After"] = str(error.retry_after)
+        # Who held the database is the operator's business: the log has it, the answer not.
+        current_app.logger.warning("busy on %s %s: %s", request.method, request.path,
+                                   error.holder)
     if wants_json():
         return jsonify(error=error.code, message=str(error)), error.status, headers
     page = render_template("error.html", error=error, extra=g.get("error_extra"))
