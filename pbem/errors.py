@@ -3,6 +3,10 @@
 from __future__ import annotations
 
 
+class ConfigError(Exception):
+    """A setting the server must not start with; the message says how to put it right."""
+
+
 class PbemError(Exception):
     """Base class of every error the server shows to a person."""
 

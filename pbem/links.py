@@ -10,7 +10,7 @@ from typing import Any
 
 from itsdangerous import BadSignature, SignatureExpired, URLSafeTimedSerializer
 
-from .errors import BadLink, ExpiredLink
+from .errors import BadLink, ConfigError, ExpiredLink
 
 MOVE_SALT = "pbem.move"
 SIGNIN_SALT = "pbem.signin"
@@ -18,6 +18,18 @@ UNSUBSCRIBE_SALT = "pbem.unsubscribe"
 REGISTER_SALT = "pbem.register"
 SIGNIN_MAX_AGE = 60 * 60
 REGISTER_MAX_AGE = 7 * 24 * 60 * 60
+MIN_KEY_BYTES = 32  # a signing key shorter than this is refused: too easy to guess
+MAKE_A_KEY = "python3 -c 'import secrets; print(secrets.token_hex(32))'"
+
+
+def check_key(key: str, what: str) -> None:
+    """Refuse a signing key shorter than MIN_KEY_BYTES, saying how to make a good one."""
+    size = len(key.encode())
+    if size < MIN_KEY_BYTES:
+        raise ConfigError(
+            f"{what} is {size} bytes long; a signing key needs at least {MIN_KEY_BYTES} "
+            f"random bytes. Make one with: {MAKE_A_KEY}"
+        )
 
 
 @dataclass(frozen=True)
@@ -33,6 +45,9 @@ class Signer:
     """Signs and checks tokens with the current key, accepting the fallback keys."""
 
     def __init__(self, secret_key: str, fallbacks: tuple[str, ...] = (), max_age: int = 0):
+        check_key(secret_key, "the secret key")
+        for number, key in enumerate(fallbacks, 1):
+            check_key(key, f"fallback key {number}")
         self.keys = [secret_key, *fallbacks]
         self.max_age = max_age or 60 * 60 * 24 * 30
 

@@ -12,6 +12,7 @@ from werkzeug.exceptions import HTTPException
 from ..clock import away_note
 from ..config import TEMPLATES, load_settings
 from ..errors import Busy, PbemError
+from ..links import check_key
 from ..present import ordinal
 from ..ratings import records
 from ..services import Services
@@ -51,6 +52,10 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
         MAX_CONTENT_LENGTH=1024 * 1024,
     )
     app.config.update(overrides)
+    # Flask signs the session cookie with these: never with a key anyone could guess.
+    check_key(app.config["SECRET_KEY"] or "", "SECRET_KEY")
+    for number, key in enumerate(app.config["SECRET_KEY_FALLBACKS"] or (), 1):
+        check_key(key, f"fallback key {number}")
     services = Services.from_settings(settings)
     # Games that belong to a tournament report their end to it, in the same transaction.
     services.ctx = replace(services.ctx, on_game_end=(on_game_end, records.on_game_end))
