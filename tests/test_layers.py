@@ -19,7 +19,7 @@ LAYERS = (
     {"present"},
     {"log"},
     {"services", "models", "db", "links", "clock", "context", "config", "errors", "text",
-     "__init__"},
+     "bounds", "__init__"},
 )
 
 

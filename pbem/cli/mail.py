@@ -7,6 +7,7 @@ from datetime import UTC, datetime
 import click
 from flask.cli import with_appcontext
 
+from ..bounds import MAX_ID
 from ..mail import outbox
 from .common import fail, ready_services
 
@@ -29,7 +30,7 @@ def failed() -> None:
 
 
 @mail.command("retry")
-@click.argument("mail_id", type=int)
+@click.argument("mail_id", type=click.IntRange(1, MAX_ID))
 @with_appcontext
 def retry(mail_id: int) -> None:
     """Put a mail set aside back in line (once what stopped it is fixed)."""

@@ -18,6 +18,7 @@ from ..play.start import player_for
 from ..ratings.current import rating_of
 from ..services import Services
 from ..tournaments import directing, exports, mails, reports, service, simulate
+from ..tournaments.config import MAX_ENTRANTS
 from ..tournaments.log import Held, load
 from .common import fail, player_arg, ready_services
 
@@ -218,13 +219,13 @@ def verify(target: str) -> None:
 @tournament.command("simulate")
 @click.argument("system", type=SYSTEMS)
 @click.argument("kind")
-@click.option("--players", type=int, required=True)
+@click.option("--players", type=click.IntRange(2, MAX_ENTRANTS), required=True)
 @click.option("--tables", help="Seats per table (default: 2 if the game allows it).")
 @click.option("--rounds", type=int)
 @click.option("--games-per-player", type=int)
 @click.option("--max-concurrent", type=int)
 @click.option("--advance", type=int)
-@click.option("--seed", type=int, default=0, show_default=True)
+@click.option("--seed", type=click.IntRange(0, 2**31), default=0, show_default=True)
 @click.option("--duplicate", is_flag=True,
               help="Every table of a round rolls the same dice (dice games; see the board pages).")
 @with_appcontext

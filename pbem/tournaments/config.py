@@ -31,6 +31,14 @@ FIELDS = (
     "deadline_hours", "timeout_policy", "scoring", "tiebreaks", "rated",
     "registration_closes", "director", "commitment", "duplicate",
 )
+# What an event may ask for (docs/tournaments.md, "Limits"): enough for any real event, and
+# few enough that a schedule, a pairing, a forecast or a page is worked out in a moment.
+# Checked where an event is created, not when a log is folded: a log is never refused later.
+MAX_ENTRANTS = 512
+MAX_ROUND_ROBIN_ENTRANTS = 64  # every game of a round robin is started at once
+WHOLE_LIMITS = {"rounds": (1, 30), "games_per_player": (1, 200), "max_concurrent": (1, 20),
+                "pair_min_free": (2, MAX_ENTRANTS), "advance": (1, 7)}
+HOUR_LIMITS = {"deadline_hours": (1.0, 2160.0), "pair_max_wait_hours": (1.0, 720.0)}
 ONLY_FOR = {
     "games_per_player": "rolling-swiss",
     "max_concurrent": "rolling-swiss",
@@ -97,7 +105,9 @@ def parse_config(payload: Mapping[str, Any], where: str = "create") -> Config:
         choices = list(SCORINGS)
         raise BadFormat(f"{where}: scoring must be {{'by': one of {choices}}}, got {scoring!r}")
     table_sizes = tuple(sorted(sizes))
-    tiebreaks = tuple(payload.get("tiebreaks") or default_tiebreaks(table_sizes))
+    given = payload.get("tiebreaks")
+    tiebreaks = tuple(listed(payload, "tiebreaks", where) if given else
+                      default_tiebreaks(table_sizes))
     bad = [name for name in tiebreaks if name not in TIEBREAKS]
     if bad:
         raise BadFormat(f"{where}: unknown tie-breaks {bad}; the known ones are {list(TIEBREAKS)}")
@@ -168,6 +178,19 @@ def check_system(config: Config, where: str = "create") -> None:
         if config.advance is not None and config.advance >= smallest:
             raise BadFormat(f"{where}: advance {config.advance} must be less than the "
                             f"smallest table ({smallest})")
+
+
+def check_limits(config: Config, where: str = "create") -> None:
+    """Raise BadFormat naming the first number beyond what an event may ask for."""
+    for key, (low, high) in {**WHOLE_LIMITS, **HOUR_LIMITS}.items():
+        value = getattr(config, key)
+        if value is not None and not low <= value <= high:
+            raise BadFormat(f"{where}: {key} must be from {low:g} to {high:g}, not {value!r}")
+
+
+def max_entrants(config: Config) -> int:
+    """Return how many players an event may enter."""
+    return MAX_ROUND_ROBIN_ENTRANTS if config.system == "round-robin" else MAX_ENTRANTS
 
 
 def check_fits(config: Config, seat_counts: tuple[int, ...]) -> None:

@@ -21,15 +21,16 @@ from sqlalchemy.orm import Session
 import engine
 
 from .. import clock
+from ..bounds import shown
 from ..context import Context
 from ..errors import PbemError, Rejected
 from ..log import dice, store
 from ..log.chain import GENESIS, now_text
 from ..log.games import Loaded, load
 from ..models import Game, Player, Tournament, TournamentEntrant, TournamentSecret
-from ..play.start import start_game
+from ..play.start import TIMEOUT_POLICIES, start_game
 from . import duplicate, formats, log, mails
-from .config import check_fits, parse_config
+from .config import check_fits, check_limits, max_entrants, parse_config
 from .errors import TournamentError
 from .export import standings_hash
 from .fold import fold
@@ -69,6 +70,12 @@ def game_points_by_default(kind: str, options: Mapping[str, Any]) -> bool:
 def create(session: Session, director: Player, fields: Mapping[str, Any]) -> Held:
     """Set up an event from a director's choices; Rejected names what does not fit."""
     kind = str(fields.get("kind", ""))
+    if not isinstance(fields.get("options") or {}, Mapping):
+        raise Rejected("options must be an object: each game option's name and its value")
+    if not isinstance(fields.get("preset"), str | None):
+        raise Rejected("preset must be the name of one of the game's presets")
+    if not isinstance(fields.get("table_sizes") or [], list | tuple):
+        raise Rejected("table_sizes must be a list of seat counts, such as [4, 5]")
     try:
         rules = engine.rules_for(kind)
         resolved = rules.resolve_options(fields.get("options") or {}, fields.get("preset"))
@@ -90,9 +97,13 @@ def create(session: Session, director: Player, fields: Mapping[str, Any]) -> Hel
         raise Rejected("give the tournament a name")
     try:
         config = parse_config(payload)
+        check_limits(config)
         check_fits(config, seats)
     except TournamentError as e:
         raise Rejected(str(e)) from e
+    if config.timeout_policy not in TIMEOUT_POLICIES:
+        raise Rejected(f"timeout_policy must be one of {', '.join(TIMEOUT_POLICIES)}, "
+                       f"not {shown(config.timeout_policy)}")
     if config.duplicate and duplicate.refusal(kind):
         raise Rejected(str(duplicate.refusal(kind)))
     now = clock.utcnow()
@@ -124,8 +135,12 @@ def new_public_id(session: Session) -> str:
 
 def register(session: Session, held: Held, player: Player, rating: float | None = None) -> Held:
     """Enter a player (refused twice, after the start or once registration closed)."""
-    if player.id in entrant_ids(session, held.row, ("active",)):
+    entered = entrant_ids(session, held.row, ("active",))
+    if player.id in entered:
         raise Rejected(f"{player.name} is already registered for {held.row.name}")
+    if len(entered) >= max_entrants(held.state.config):
+        raise Rejected(f"{held.row.name} is full: it takes at most "
+                       f"{max_entrants(held.state.config)} players")
     held = record(
         session, held, "register", {"player": str(player.id), "name": player.name, "rating": rating}
     )

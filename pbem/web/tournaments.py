@@ -11,6 +11,7 @@ from sqlalchemy.orm import Session
 import engine
 
 from .. import clock
+from ..bounds import MAX_SEATS, number, whole
 from ..errors import Forbidden, NotFound, PbemError, Rejected
 from ..log.games import load as load_game
 from ..models import Player, Tournament
@@ -18,6 +19,7 @@ from ..play.start import player_for
 from ..ratings.current import rating_of
 from ..services import services
 from ..tournaments import boards, directing, exports, formats, mails, reports, service
+from ..tournaments.config import DEFAULT_DEADLINE_HOURS, HOUR_LIMITS, WHOLE_LIMITS
 from ..tournaments.log import Held, load
 from ..tournaments.standings import standings
 from ..tournaments.tiebreaks import TITLES
@@ -40,32 +42,26 @@ def index() -> str:
 
 
 def fields_from(form: Any) -> dict[str, Any]:
-    """The new-tournament form as the service's fields."""
-    def whole(name: str) -> int | None:
+    """The new-tournament form as the service's fields, each number within its limits."""
+    def whole_field(name: str) -> int | None:
         text = form.get(name, "").strip()
-        if not text:
-            return None
-        if not text.isdigit():
-            raise Rejected(f"{name.replace('_', ' ')} must be a whole number, not {text!r}")
-        return int(text)
+        return whole(text, name.replace("_", " "), *WHOLE_LIMITS[name]) if text else None
 
     def hours(name: str) -> float | None:
         text = form.get(name, "").strip()
-        try:
-            return float(text) if text else None
-        except ValueError as e:
-            raise Rejected(f"{name.replace('_', ' ')} must be a number of hours") from e
+        return number(text, name.replace("_", " "), *HOUR_LIMITS[name]) if text else None
 
-    sizes = [int(n) for n in form.getlist("table_sizes") if n.isdigit()]
+    deadline = hours("deadline_hours")
     return {
         "name": form.get("name", ""),
         "system": form.get("system", ""),
         "kind": form.get("kind", ""),
         "preset": form.get("preset") or None,
-        "table_sizes": sizes or None,
-        **{name: whole(name) for name in FORM_FIELDS},
+        "table_sizes": [whole(n, "a table size", 2, MAX_SEATS)
+                        for n in form.getlist("table_sizes")] or None,
+        **{name: whole_field(name) for name in FORM_FIELDS},
         "pair_max_wait_hours": hours("pair_max_wait_hours"),
-        "deadline_hours": hours("deadline_hours") or 72.0,
+        "deadline_hours": DEFAULT_DEADLINE_HOURS if deadline is None else deadline,
         "timeout_policy": form.get("timeout_policy", "forfeit"),
         "rated": form.get("rated") == "on",
         "duplicate": form.get("duplicate") == "on" or None,
