@@ -5,6 +5,7 @@ from __future__ import annotations
 import base64
 import hashlib
 import hmac
+import secrets
 from dataclasses import dataclass
 from typing import Any
 
@@ -39,6 +40,15 @@ class MoveGrant:
     game: str
     seat: int
     seq: int
+
+
+@dataclass(frozen=True)
+class SigninGrant:
+    """What a sign-in link allows: sign one player in, once, in one session generation."""
+
+    player: int
+    generation: int
+    nonce: str
 
 
 class Signer:
@@ -100,13 +110,19 @@ class Signer:
         digest = hmac.new(key.encode(), f"pbem.reply:{body}".encode(), hashlib.sha256).digest()
         return base64.b32encode(digest).decode()[:16].lower()
 
-    def signin_token(self, player_id: int) -> str:
-        """A short-lived token that signs a player in."""
-        return str(self._serializer(SIGNIN_SALT).dumps(player_id))
+    def signin_token(self, player_id: int, generation: int = 0) -> str:
+        """A short-lived token that signs a player in, once, unless they signed out since."""
+        nonce = secrets.token_hex(16)
+        return str(self._serializer(SIGNIN_SALT).dumps([player_id, generation, nonce]))
 
-    def read_signin_token(self, token: str) -> int:
-        """The player a sign-in token is for."""
-        return int(self._load(SIGNIN_SALT, token, SIGNIN_MAX_AGE, "sign-in link"))
+    def read_signin_token(self, token: str) -> SigninGrant:
+        """The player a sign-in token is for, their session generation, and its nonce."""
+        data = self._load(SIGNIN_SALT, token, SIGNIN_MAX_AGE, "sign-in link")
+        try:
+            player, generation, nonce = data
+            return SigninGrant(int(player), int(generation), str(nonce)[:32])
+        except (TypeError, ValueError) as e:
+            raise BadLink("this sign-in link is not valid: ask for a new one") from e
 
     def unsubscribe_token(self, player_id: int) -> str:
         """A token that stops mail to a player (it does not expire)."""

@@ -13,6 +13,7 @@ from .games import (
 )
 from .mail import Outbox
 from .ratings import RatedGameRow
+from .signins import UsedSignin
 from .tournaments import Tournament, TournamentEntrant, TournamentEvent, TournamentSecret
 
 __all__ = [
@@ -31,4 +32,5 @@ __all__ = [
     "TournamentEntrant",
     "TournamentEvent",
     "TournamentSecret",
+    "UsedSignin",
 ]

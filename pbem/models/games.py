@@ -25,6 +25,8 @@ class Player(Base):
     away_from: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
     away_until: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    # Raised by signing out: every browser session and sign-in link made before is void.
+    session_generation: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
 
 
 class Game(Base):

@@ -49,6 +49,8 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
         SECRET_KEY_FALLBACKS=list(settings.secret_key_fallbacks),
         SESSION_COOKIE_SAMESITE="Lax",
         SESSION_COOKIE_HTTPONLY=True,
+        # Over https the browser must never send the session cookie in the clear.
+        SESSION_COOKIE_SECURE=settings.base_url.startswith("https://"),
         MAX_CONTENT_LENGTH=1024 * 1024,
     )
     app.config.update(overrides)

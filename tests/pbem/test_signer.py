@@ -98,8 +98,8 @@ def test_a_reply_reference_of_a_retired_key_is_read_and_new_ones_use_the_current
 
 def test_a_sign_in_link_lasts_an_hour():
     signer = Signer(KEY, max_age=10 * YEAR)
-    assert signer.read_signin_token(signer.signin_token(7)) == 7
-    assert signer.read_signin_token(signed_ago(3500, signer.signin_token, 7)) == 7
+    assert signer.read_signin_token(signer.signin_token(7)).player == 7
+    assert signer.read_signin_token(signed_ago(3500, signer.signin_token, 7)).player == 7
     with pytest.raises(ExpiredLink, match="sign-in link has expired"):
         signer.read_signin_token(signed_ago(3700, signer.signin_token, 7))
 

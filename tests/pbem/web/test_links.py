@@ -566,7 +566,6 @@ def test_resigning_with_confirmation_ends_the_game_and_reveals_the_seed(app, cli
 def test_after_signing_in_the_next_page_is_never_another_site(app, client):
     public_id = start(app)
     player_id = loaded(app, public_id).player(0).id
-    path = f"/signin/{svc_of(app).signer.signin_token(player_id)}"
 
     for target in (
         "//evil.example/",
@@ -574,6 +573,7 @@ def test_after_signing_in_the_next_page_is_never_another_site(app, client):
         "/\\/evil.example",
         "https://evil.example/",
     ):
+        path = f"/signin/{svc_of(app).signer.signin_token(player_id)}"  # each link works once
         page = client.get(path)
         response = client.post(
             path, data={"csrf": csrf_in(page.get_data(as_text=True)), "next": target}
