@@ -26,7 +26,7 @@ from ..context import Context
 from ..errors import PbemError, Rejected
 from ..log import dice, store
 from ..log.chain import GENESIS, now_text
-from ..log.games import Loaded, load
+from ..log.games import Loaded, dice_held, load
 from ..models import Game, Player, Tournament, TournamentEntrant, TournamentSecret
 from ..play.start import TIMEOUT_POLICIES, start_game
 from . import duplicate, formats, log, mails
@@ -268,7 +268,8 @@ def result_payload(session: Session, loaded: Loaded) -> dict[str, Any] | None:
     outcome = loaded.outcome
     if outcome is None:
         return None
-    timeouts = [e for e in store.entries(session, loaded.game) if e.kind == "timeout"]
+    log = store.entries(session, loaded.game)
+    timeouts = [e for e in log if e.kind == "timeout"]
     flags = []
     if timeouts:
         flags.append("timeout")
@@ -278,21 +279,28 @@ def result_payload(session: Session, loaded: Loaded) -> dict[str, Any] | None:
             flags.append("bot")
     if loaded.ruling is not None:
         flags.append("adjudicated")
+    ended = next((e.at for e in reversed(log) if e.kind != "reveal"), None)
     return {
         "game": loaded.game.public_id,
         "ranks": list(outcome.ranks),
         "scores": list(outcome.scores) if outcome.scores is not None else None,
         "flags": flags,
         "timed_out": sorted({int(e.seat) for e in timeouts if e.seat is not None}),
-        "finished_at": now_text(),
+        "finished_at": ended or now_text(),  # when the game ended, even if logged later
         "head": loaded.game.head_hash,
     }
 
 
 def record_result(session: Session, held: Held, loaded: Loaded) -> Held:
-    """Append a game's result once (an aborted game is annulled instead)."""
+    """Append a game's result once (an aborted game is annulled instead).
+
+    Not while another game on its dice stream still plays: its head, scores, even that it
+    ended would tell of the dice to come there. The stream's last game to end records them.
+    """
     table = held.state.by_game.get(loaded.game.public_id)
     if table is None or table.result is not None or table.annulled is not None:
+        return held
+    if dice_held(session, loaded.game):
         return held
     payload = result_payload(session, loaded)
     if payload is None:

@@ -13,6 +13,7 @@ import engine
 from .. import clock
 from ..bounds import MAX_SEATS, number, whole
 from ..errors import Forbidden, NotFound, PbemError, Rejected
+from ..log.games import dice_held
 from ..log.games import load as load_game
 from ..models import Player, Tournament
 from ..play.start import player_for
@@ -203,10 +204,13 @@ def pairings(public_id: str) -> str:
         games = []
         for table in reversed(held.state.tables):
             loaded = load_game(session, table.game)
+            names = [reports.name_of(held.state, p) for p in table.seats]
+            if dice_held(session, loaded.game):  # neither its turns nor its end, for now
+                games.append({"table": table, "status": "held", "names": names})
+                continue
             awaited = loaded.awaited()
             deadline = clock.deadline_of(loaded.game, [loaded.player(s) for s in awaited])
-            games.append({"table": table, "status": loaded.game.status,
-                          "names": [reports.name_of(held.state, p) for p in table.seats],
+            games.append({"table": table, "status": loaded.game.status, "names": names,
                           "waiting": [loaded.player(s).name for s in awaited],
                           "deadline": deadline})
         return render_template("tournaments/games.html", held=held, games=games)
