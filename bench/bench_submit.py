@@ -40,7 +40,8 @@ PLAYERS = [("south@example.org", "South"), ("north@example.org", "North")]
 def services_on(folder: Path) -> Services:
     """The app's services on a fresh, migrated SQLite file in `folder`."""
     settings = load_settings(
-        {"PBEM_INSTANCE_PATH": str(folder / "instance"), "PBEM_SECRET_KEY": "bench"}
+        {"PBEM_INSTANCE_PATH": str(folder / "instance"),
+         "PBEM_SECRET_KEY": "the benchmark key: 32 bytes or longer"}
     )
     settings = replace(settings, database_url=f"sqlite:///{folder / 'pbem.db'}")
     app = create_app({"SETTINGS": settings})

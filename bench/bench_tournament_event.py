@@ -70,7 +70,7 @@ def main(players: int, rounds: int, kind: str, seed: int, folder: Path | None) -
     """Simulate the event through the server, then the same games in the engine alone."""
     with tempfile.TemporaryDirectory(dir=folder) as tmp:
         base = load_settings({"PBEM_INSTANCE_PATH": str(Path(tmp) / "instance"),
-                              "PBEM_SECRET_KEY": "bench"})
+                              "PBEM_SECRET_KEY": "the benchmark key: 32 bytes or longer"})
         settings = replace(base, database_url=f"sqlite:///{Path(tmp) / 'pbem.db'}")
         app = create_app({"SETTINGS": settings})
         svc = app.extensions["pbem"]

@@ -84,7 +84,7 @@ def environment(db_url: str, instance: Path, port: int) -> dict[str, str]:
     """The PBEM_* settings shared by this process and the gunicorn workers."""
     return {
         "PBEM_DATABASE_URL": db_url,
-        "PBEM_SECRET_KEY": "bench-web-" + secrets.token_hex(8),
+        "PBEM_SECRET_KEY": "bench-web-" + secrets.token_hex(16),
         "PBEM_INSTANCE_PATH": str(instance),
         "PBEM_BASE_URL": f"http://127.0.0.1:{port}",
     }

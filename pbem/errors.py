@@ -3,6 +3,10 @@
 from __future__ import annotations
 
 
+class ConfigError(Exception):
+    """A setting the server must not start with; the message says how to put it right."""
+
+
 class PbemError(Exception):
     """Base class of every error the server shows to a person."""
 
@@ -81,8 +85,17 @@ class TooMany(PbemError):
 
 
 class Busy(PbemError):
-    """The database could not be written in time: another write holds it. Try again soon."""
+    """The database could not be written in time: another write holds it. Try again soon.
+
+    What a person is told says only that and when to try again; who held the database (a
+    process and its command line) is in `holder`, for the server's log and the operator's
+    commands, never for an answer to a request.
+    """
 
     status = 503
     code = "busy"
     retry_after = 5  # seconds, for the Retry-After header
+
+    def __init__(self, holder: str = "") -> None:
+        super().__init__(f"the server is busy; try again in {self.retry_after} seconds")
+        self.holder = holder

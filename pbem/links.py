@@ -6,12 +6,13 @@ import base64
 import hashlib
 import hmac
 import re
+import secrets
 from dataclasses import dataclass
 from typing import Any
 
 from itsdangerous import BadSignature, SignatureExpired, URLSafeTimedSerializer
 
-from .errors import BadLink, ExpiredLink
+from .errors import BadLink, ConfigError, ExpiredLink
 
 MOVE_SALT = "pbem.move"
 SIGNIN_SALT = "pbem.signin"
@@ -19,6 +20,18 @@ UNSUBSCRIBE_SALT = "pbem.unsubscribe"
 REGISTER_SALT = "pbem.register"
 SIGNIN_MAX_AGE = 60 * 60
 REGISTER_MAX_AGE = 7 * 24 * 60 * 60
+MIN_KEY_BYTES = 32  # a signing key shorter than this is refused: too easy to guess
+MAKE_A_KEY = "python3 -c 'import secrets; print(secrets.token_hex(32))'"
+
+
+def check_key(key: str, what: str) -> None:
+    """Refuse a signing key shorter than MIN_KEY_BYTES, saying how to make a good one."""
+    size = len(key.encode())
+    if size < MIN_KEY_BYTES:
+        raise ConfigError(
+            f"{what} is {size} bytes long; a signing key needs at least {MIN_KEY_BYTES} "
+            f"random bytes. Make one with: {MAKE_A_KEY}"
+        )
 
 
 @dataclass(frozen=True)
@@ -30,10 +43,22 @@ class MoveGrant:
     seq: int
 
 
+@dataclass(frozen=True)
+class SigninGrant:
+    """What a sign-in link allows: sign one player in, once, in one session generation."""
+
+    player: int
+    generation: int
+    nonce: str
+
+
 class Signer:
     """Signs and checks tokens with the current key, accepting the fallback keys."""
 
     def __init__(self, secret_key: str, fallbacks: tuple[str, ...] = (), max_age: int = 0):
+        check_key(secret_key, "the secret key")
+        for number, key in enumerate(fallbacks, 1):
+            check_key(key, f"fallback key {number}")
         self.keys = [secret_key, *fallbacks]
         self.max_age = max_age or 60 * 60 * 24 * 30
 
@@ -110,13 +135,19 @@ class Signer:
             raise BadLink(f"the reference {ref!r} was not made by this server")
         return int(body[len(purpose):])
 
-    def signin_token(self, player_id: int) -> str:
-        """A short-lived token that signs a player in."""
-        return str(self._serializer(SIGNIN_SALT).dumps(player_id))
+    def signin_token(self, player_id: int, generation: int = 0) -> str:
+        """A short-lived token that signs a player in, once, unless they signed out since."""
+        nonce = secrets.token_hex(16)
+        return str(self._serializer(SIGNIN_SALT).dumps([player_id, generation, nonce]))
 
-    def read_signin_token(self, token: str) -> int:
-        """The player a sign-in token is for."""
-        return int(self._load(SIGNIN_SALT, token, SIGNIN_MAX_AGE, "sign-in link"))
+    def read_signin_token(self, token: str) -> SigninGrant:
+        """The player a sign-in token is for, their session generation, and its nonce."""
+        data = self._load(SIGNIN_SALT, token, SIGNIN_MAX_AGE, "sign-in link")
+        try:
+            player, generation, nonce = data
+            return SigninGrant(int(player), int(generation), str(nonce)[:32])
+        except (TypeError, ValueError) as e:
+            raise BadLink("this sign-in link is not valid: ask for a new one") from e
 
     def unsubscribe_token(self, player_id: int) -> str:
         """A token that stops mail to a player (it does not expire)."""

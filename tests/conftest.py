@@ -25,6 +25,7 @@ from pbem.models import Base
 from pbem.web.app import create_app
 
 POSTGRES_ENV = "PBEM_TEST_POSTGRES_URL"
+TEST_KEY = "the tests' key: 32 bytes or longer"  # a server refuses a shorter one
 IN_CI = os.environ.get("CI", "").lower() == "true"
 
 # CI replays the same examples every run and does not time them: a shared, busy machine
@@ -150,7 +151,7 @@ def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
 def settings(database_url: str, tmp_path: Path) -> Any:
     """Settings for a test app: its own instance folder, a fixed base URL."""
     instance = tmp_path / "instance"
-    base = load_settings({"PBEM_INSTANCE_PATH": str(instance), "PBEM_SECRET_KEY": "test-key"})
+    base = load_settings({"PBEM_INSTANCE_PATH": str(instance), "PBEM_SECRET_KEY": TEST_KEY})
     return replace(base, database_url=database_url, base_url="http://pbem.test")
 
 

@@ -22,7 +22,7 @@ LAYERS = (
     {"present"},
     {"log"},
     {"services", "models", "db", "links", "clock", "context", "config", "errors", "text",
-     "games", "__init__"},
+     "games", "bounds", "__init__"},
 )
 
 

@@ -7,12 +7,14 @@ from typing import NoReturn
 import click
 
 from ..db import migrate
+from ..errors import Busy
 from ..services import Services, services
 
 
 def fail(error: Exception) -> NoReturn:
-    """Stop with the error's message and a non-zero status."""
-    raise click.ClickException(str(error))
+    """Stop with the error's message and a non-zero status (the operator sees who is busy)."""
+    held = f" ({error.holder})" if isinstance(error, Busy) and error.holder else ""
+    raise click.ClickException(f"{error}{held}")
 
 
 def player_arg(text: str) -> tuple[str, str | None]:

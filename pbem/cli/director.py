@@ -3,17 +3,20 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import TypeVar
 
 import click
 from flask.cli import with_appcontext
 from sqlalchemy.orm import Session
 
+from ..bounds import MAX_SEATS, numbers, wholes
 from ..errors import PbemError
 from ..log.games import Loaded
 from ..play import director as actions
 from ..services import Services
 from .common import fail, player_arg, ready_services
 
+T = TypeVar("T")
 REASON = click.option("--reason", required=True, help="Why: it is logged with the action.")
 
 
@@ -25,12 +28,12 @@ def run(svc: Services, work: Callable[[Session], Loaded]) -> Loaded:
         fail(e)
 
 
-def numbers(text: str) -> list[float]:
-    """Comma-separated numbers, for ranks and scores."""
+def read(parse: Callable[[], T]) -> T:
+    """Numbers from an option; stop naming the option and its limits if they are not."""
     try:
-        return [float(part) for part in text.split(",")]
-    except ValueError:
-        fail(click.BadParameter(f"{text!r} is not a comma-separated list of numbers"))
+        return parse()
+    except PbemError as e:
+        fail(click.BadParameter(str(e)))
 
 
 @click.group("director")
@@ -47,10 +50,8 @@ def director() -> None:
 def adjudicate(game: str, ranks: str, scores: str | None, reason: str) -> None:
     """End a game with the outcome you set."""
     svc = ready_services()
-    ranked = [int(r) for r in numbers(ranks)]
-    if ranked != numbers(ranks):
-        fail(click.BadParameter(f"ranks are whole numbers, not {ranks!r}"))
-    scored = numbers(scores) if scores else None
+    ranked = read(lambda: wholes(ranks, "each rank", 1, MAX_SEATS))
+    scored = read(lambda: numbers(scores, "each score", *actions.SCORES)) if scores else None
     loaded = run(
         svc,
         lambda s: actions.adjudicate(s, svc.ctx, game, actions.OPERATOR, reason, ranked, scored),

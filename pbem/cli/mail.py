@@ -9,6 +9,7 @@ import click
 from flask.cli import with_appcontext
 from sqlalchemy import select
 
+from ..bounds import MAX_ID
 from ..errors import PbemError
 from ..mail import dns, failing, outbox, outgoing
 from ..models import Player
@@ -33,7 +34,7 @@ def failed() -> None:
 
 
 @mail.command("retry")
-@click.argument("mail_id", type=int)
+@click.argument("mail_id", type=click.IntRange(1, MAX_ID))
 @with_appcontext
 def retry(mail_id: int) -> None:
     """Put a mail set aside back in line (once what stopped it is fixed)."""

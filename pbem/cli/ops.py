@@ -75,7 +75,7 @@ def deliver_forever(
 
 @click.command()
 @click.option("--host", default="127.0.0.1", show_default=True)
-@click.option("--port", default=5000, show_default=True, type=int)
+@click.option("--port", default=5000, show_default=True, type=click.IntRange(1, 65535))
 @click.option(
     "--debug/--no-debug",
     default=None,

@@ -46,8 +46,9 @@ def rebuild() -> None:
 
 @ratings.command()
 @click.option("--kind", default=OVERALL, show_default=True, help="A game kind, or overall.")
-@click.option("--active-days", type=int, help="Only players active within so many days.")
-@click.option("--limit", type=int, default=20, show_default=True)
+@click.option("--active-days", type=click.IntRange(1, 36500),
+              help="Only players active within so many days.")
+@click.option("--limit", type=click.IntRange(1, 10_000), default=20, show_default=True)
 @with_appcontext
 def show(kind: str, active_days: int | None, limit: int) -> None:
     """Print a leaderboard."""

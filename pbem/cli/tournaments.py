@@ -216,10 +216,10 @@ def verify(target: str) -> None:
 @tournament.command("simulate")
 @click.argument("system", callback=known_system)
 @click.argument("kind")
-@click.option("--players", type=int, required=True)
+@click.option("--players", type=click.IntRange(2, 512), required=True)
 @click.option("--tables", help="Seats per table (default: 2 if the game allows it).")
 @with_settings
-@click.option("--seed", type=int, default=0, show_default=True)
+@click.option("--seed", type=click.IntRange(0, 2**31), default=0, show_default=True)
 @click.option("--duplicate", is_flag=True,
               help="Every table of a round rolls the same dice (dice games; see the board pages).")
 @with_appcontext

@@ -72,8 +72,7 @@ class Database:
                 if self.is_sqlite and "locked" in str(e.orig):
                     # Something that does not take turns (a sqlite3 shell, say) holds the file.
                     raise Busy(
-                        f"the database is busy: another program has held it for over "
-                        f"{self.write_wait:g} s; try again in a moment"
+                        f"another program has held the database for over {self.write_wait:g} s"
                     ) from e
                 raise
 
@@ -121,10 +120,7 @@ class WriteLock:
         """Hold the turn for the block, waiting at most `wait` seconds for it; Busy if not."""
         deadline = time.monotonic() + wait
         if not self._threads.acquire(timeout=max(wait, 0.0)):
-            raise Busy(
-                f"the database is busy: other writes of this server have held it for over "
-                f"{wait:g} s; try again in a moment"
-            )
+            raise Busy(f"other writes of this process have held the database for over {wait:g} s")
         try:
             locked = self._depth == 0 and self.path is not None
             if locked:
@@ -150,8 +146,8 @@ class WriteLock:
             except BlockingIOError:
                 if time.monotonic() >= deadline:
                     raise Busy(
-                        f"the database is busy: another process ({self._holder()}) has "
-                        f"been writing it for over {wait:g} s; try again in a moment"
+                        f"another process ({self._holder()}) has been writing the database "
+                        f"for over {wait:g} s"
                     ) from None
                 time.sleep(pause)
                 pause = min(pause * 2, 0.02)

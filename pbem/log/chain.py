@@ -20,8 +20,9 @@ GENESIS = "0" * 64
 
 
 def canonical_json(obj: Any) -> str:
-    """The one JSON text of a value that every hash is computed over."""
-    return json.dumps(obj, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    """The one JSON text of a value that every hash is computed over (strict: no NaN)."""
+    return json.dumps(obj, sort_keys=True, separators=(",", ":"), ensure_ascii=False,
+                      allow_nan=False)
 
 
 def chain_hash(previous: str, seq: int, kind: str, seat: int | None, payload: Any, at: str) -> str:

@@ -224,7 +224,8 @@ def check_rate(session: Session, address: str, purpose: str, what: str) -> None:
 def queue_signin(session: Session, ctx: Context, player: Player, next_path: str = "/") -> None:
     """Mail a sign-in link, at most SIGNIN_LIMIT times per window per address."""
     check_rate(session, player.email, "signin", "sign-in links")
-    link = f"{ctx.base_url}/signin/{ctx.signer.signin_token(player.id)}"
+    token = ctx.signer.signin_token(player.id, player.session_generation)
+    link = f"{ctx.base_url}/signin/{token}"
     if next_path != "/":
         link += f"?next={quote(next_path)}"
     text, html = render("signin", player=player, link=link)

@@ -13,6 +13,7 @@ from .games import (
 )
 from .mail import Bounce, InboundMail, MailCommand, Outbox
 from .ratings import RatedGameRow
+from .signins import UsedSignin
 from .tournaments import Tournament, TournamentEntrant, TournamentEvent, TournamentSecret
 
 __all__ = [
@@ -34,4 +35,5 @@ __all__ = [
     "TournamentEntrant",
     "TournamentEvent",
     "TournamentSecret",
+    "UsedSignin",
 ]

@@ -32,6 +32,8 @@ class Player(Base):
         String(10), default="needed", server_default="needed"
     )
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    # Raised by signing out: every browser session and sign-in link made before is void.
+    session_generation: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
 
 
 class Game(Base):

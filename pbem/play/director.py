@@ -27,6 +27,7 @@ from .start import player_for
 
 MAX_REASON = 500
 MAX_EXTENSION_HOURS = 24 * 30
+SCORES = (-1e6, 1e6)  # what a director may set as a seat's score
 
 
 @dataclass(frozen=True)
@@ -79,8 +80,10 @@ def check_scores(scores: Sequence[float] | None, seats: int) -> list[float] | No
     if scores is None:
         return None
     values = [float(s) for s in scores]
-    if len(values) != seats or not all(math.isfinite(v) for v in values):
-        raise Rejected(f"give one finite score per seat ({seats}), or no scores")
+    low, high = SCORES
+    if len(values) != seats or not all(math.isfinite(v) and low <= v <= high for v in values):
+        raise Rejected(f"give one score per seat ({seats}), each from {low:,.0f} to "
+                       f"{high:,.0f}, or no scores")
     return values
 
 

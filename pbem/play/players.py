@@ -1,4 +1,4 @@
-"""A player's own settings: mail preference, display name, vacation, personal API token."""
+"""A player's own settings and sessions: mail, name, vacation, API token, signing in and out."""
 
 from __future__ import annotations
 
@@ -6,8 +6,14 @@ import hashlib
 import secrets
 from datetime import UTC, date, datetime, time, timedelta
 
-from ..errors import Rejected
-from ..models import Player
+from sqlalchemy import delete
+from sqlalchemy.orm import Session
+
+from ..clock import utcnow
+from ..errors import ExpiredLink, NotFound, Rejected
+from ..links import SIGNIN_MAX_AGE, SigninGrant
+from ..log.store import racing
+from ..models import Player, UsedSignin
 from ..text import one_line
 
 MAIL_PREFS = {"turn": "every turn", "digest": "a daily digest", "none": "no mail"}
@@ -18,6 +24,7 @@ REPLY_ANSWERS = {
 MAX_AWAY = timedelta(days=30)
 NAME_LIMIT = 100  # the name column's size
 AWAY_AHEAD = timedelta(days=366)  # how far ahead a vacation may begin
+USED = "this sign-in link has been used: each link signs in once; ask for a new one"
 
 
 def clean_name(text: str | None) -> str:
@@ -73,3 +80,39 @@ def set_away(player: Player, first: str, last: str) -> None:
     if end <= datetime.now(UTC):
         raise Rejected("that vacation is over already")
     player.away_from, player.away_until = start, end
+
+
+def signin_player(session: Session, grant: SigninGrant) -> Player:
+    """The player a sign-in link is for, if it may still sign them in (ExpiredLink if not)."""
+    player = session.get(Player, grant.player)
+    if player is None:
+        raise NotFound("this sign-in link is for a player who no longer exists")
+    if grant.generation != player.session_generation:
+        raise ExpiredLink(f"{player.email} signed out everywhere after this sign-in link was "
+                          "made, which ended it; ask for a new one")
+    if session.get(UsedSignin, grant.nonce) is not None:
+        raise ExpiredLink(USED)
+    return player
+
+
+def use_signin(session: Session, grant: SigninGrant) -> Player:
+    """Sign in with a link, which is then used up (a second use, even at once, is refused)."""
+    player = signin_player(session, grant)
+    now = utcnow()
+    # A record need only outlive its link: an older link is refused for its age anyway.
+    stale = now - timedelta(seconds=2 * SIGNIN_MAX_AGE)
+    session.execute(delete(UsedSignin).where(UsedSignin.used_at < stale))
+    with racing(session, USED):
+        session.add(UsedSignin(nonce=grant.nonce, player_id=player.id, used_at=now))
+        session.flush()
+    return player
+
+
+def end_sessions(player: Player, *, api_token: bool = False) -> None:
+    """End every browser session of a player and void their unused sign-in links.
+
+    With `api_token`, their personal API token stops working too ("everywhere").
+    """
+    player.session_generation += 1
+    if api_token:
+        player.api_token_hash = None

@@ -32,6 +32,7 @@ EMAIL = re.compile(
     r'[^@\s<>,;:"()\[\]\\\x00-\x1f\x7f]+|localhost)$'
 )
 GAME_LIMIT = (20, timedelta(hours=1))
+MAX_DEADLINE_HOURS = 24 * 90
 TIMEOUT_POLICIES = {"bot": "the house bot plays for you", "forfeit": "you forfeit the game"}
 
 
@@ -94,8 +95,9 @@ def start_game(
         raise Rejected(
             f"timeout policy {timeout_policy!r} is not one of {', '.join(TIMEOUT_POLICIES)}"
         )
-    if not 1 <= deadline_hours <= 24 * 90:
-        raise Rejected(f"a deadline of {deadline_hours} hours is not between 1 and 2160")
+    if not 1 <= deadline_hours <= MAX_DEADLINE_HOURS:
+        raise Rejected(f"a deadline of {deadline_hours} hours is not between 1 and "
+                       f"{MAX_DEADLINE_HOURS:,}")
     if stream is not None and not dice.STREAM_NAME.fullmatch(stream):
         raise Rejected(f"dice stream {stream!r}: use up to 64 letters, digits, '.', '_' or '-'")
     if dice_scheme not in dice.SCHEMES:

@@ -21,7 +21,7 @@ from ..context import Context
 from ..errors import PbemError
 from ..log import store
 from ..log.chain import check_chain
-from ..log.games import Loaded, loaded_from
+from ..log.games import Loaded, dice_held, loaded_from, shares_dice
 from ..models import Game, RatedGameRow, Tournament
 from ..tournaments.core.scoring import timeout_annulments
 from ..tournaments.log import load as load_tournament
@@ -100,8 +100,8 @@ def from_row(public_id: str, row: RatedGameRow) -> RatedGame:
 
 
 def refresh(session: Session, game: Game) -> None:
-    """Write (or rewrite) the row of a game that is over."""
-    if game.status == "active":
+    """Write (or rewrite) the row of a game that is over, once its dice are nobody's to come."""
+    if game.status == "active" or dice_held(session, game):
         return
     record = rated_game(session, loaded_from(session, game))
     session.execute(delete(RatedGameRow).where(RatedGameRow.game_id == game.id))
@@ -110,8 +110,17 @@ def refresh(session: Session, game: Game) -> None:
 
 
 def on_game_end(session: Session, ctx: Context, loaded: Loaded) -> None:
-    """The game-end hook: keep the game's row (after its tournament has recorded it)."""
-    refresh(session, loaded.game)
+    """The game-end hook: keep the game's row (after its tournament has recorded it).
+
+    The last game on a shared dice stream to end brings in the rows of the others too.
+    """
+    game = loaded.game
+    sharing = [game]
+    if shares_dice(game):
+        sharing = list(session.scalars(select(Game).where(Game.stream == game.stream)
+                                       .order_by(Game.id)))
+    for each in sharing:
+        refresh(session, each)
 
 
 def rated_games(session: Session) -> list[RatedGame]:

@@ -17,7 +17,7 @@ from sqlalchemy.orm import Session
 
 from .. import clock
 from ..log.chain import canonical_json, check_chain
-from ..log.games import load
+from ..log.games import dice_held, load
 from ..log.store import LogEntry
 from ..models import Event, Game
 from .core import formats
@@ -63,6 +63,8 @@ def calendar(session: Session, base_url: str, held: Held) -> str:
              f"X-WR-CALNAME:{ics_text(held.row.name)}"]
     for table in formats.unfinished(held.state):
         loaded = load(session, table.game)
+        if dice_held(session, loaded.game):
+            continue  # whose turn it is, or that it is over, would tell of the shared dice
         awaited = loaded.awaited()
         deadline = clock.deadline_of(loaded.game, [loaded.player(s) for s in awaited])
         if deadline is None:

@@ -21,16 +21,17 @@ from sqlalchemy.orm import Session
 import engine
 
 from .. import clock
+from ..bounds import shown
 from ..context import Context
 from ..errors import PbemError, Rejected
 from ..log import dice, store
 from ..log.chain import GENESIS, now_text
-from ..log.games import Loaded, load
+from ..log.games import Loaded, dice_held, load
 from ..models import Game, Player, Tournament, TournamentEntrant, TournamentSecret
-from ..play.start import start_game
+from ..play.start import TIMEOUT_POLICIES, start_game
 from . import duplicate, log, mails
 from .core import formats
-from .core.config import check_fits, parse_config
+from .core.config import check_fits, check_limits, max_entrants, parse_config
 from .core.errors import TournamentError
 from .core.export import standings_hash
 from .core.fold import fold
@@ -65,6 +66,12 @@ def checked_append(
 def create(session: Session, director: Player, fields: Mapping[str, Any]) -> Held:
     """Set up an event from a director's choices; Rejected names what does not fit."""
     kind = str(fields.get("kind", ""))
+    if not isinstance(fields.get("options") or {}, Mapping):
+        raise Rejected("options must be an object: each game option's name and its value")
+    if not isinstance(fields.get("preset"), str | None):
+        raise Rejected("preset must be the name of one of the game's presets")
+    if not isinstance(fields.get("table_sizes") or [], list | tuple):
+        raise Rejected("table_sizes must be a list of seat counts, such as [4, 5]")
     try:
         rules = engine.rules_for(kind)
         resolved = rules.resolve_options(fields.get("options") or {}, fields.get("preset"))
@@ -86,9 +93,13 @@ def create(session: Session, director: Player, fields: Mapping[str, Any]) -> Hel
         raise Rejected("give the tournament a name")
     try:
         config = parse_config(payload)
+        check_limits(config)
         check_fits(config, seats)
     except TournamentError as e:
         raise Rejected(str(e)) from e
+    if config.timeout_policy not in TIMEOUT_POLICIES:
+        raise Rejected(f"timeout_policy must be one of {', '.join(TIMEOUT_POLICIES)}, "
+                       f"not {shown(config.timeout_policy)}")
     if config.duplicate and duplicate.refusal(kind):
         raise Rejected(str(duplicate.refusal(kind)))
     now = clock.utcnow()
@@ -120,8 +131,12 @@ def new_public_id(session: Session) -> str:
 
 def register(session: Session, held: Held, player: Player, rating: float | None = None) -> Held:
     """Enter a player (refused twice, after the start or once registration closed)."""
-    if player.id in entrant_ids(session, held.row, ("active",)):
+    entered = entrant_ids(session, held.row, ("active",))
+    if player.id in entered:
         raise Rejected(f"{player.name} is already registered for {held.row.name}")
+    if len(entered) >= max_entrants(held.state.config):
+        raise Rejected(f"{held.row.name} is full: it takes at most "
+                       f"{max_entrants(held.state.config)} players")
     held = record(
         session, held, "register", {"player": str(player.id), "name": player.name, "rating": rating}
     )
@@ -249,7 +264,8 @@ def result_payload(session: Session, loaded: Loaded) -> dict[str, Any] | None:
     outcome = loaded.outcome
     if outcome is None:
         return None
-    timeouts = [e for e in store.entries(session, loaded.game) if e.kind == "timeout"]
+    log = store.entries(session, loaded.game)
+    timeouts = [e for e in log if e.kind == "timeout"]
     flags = []
     if timeouts:
         flags.append("timeout")
@@ -259,21 +275,28 @@ def result_payload(session: Session, loaded: Loaded) -> dict[str, Any] | None:
             flags.append("bot")
     if loaded.ruling is not None:
         flags.append("adjudicated")
+    ended = next((e.at for e in reversed(log) if e.kind != "reveal"), None)
     return {
         "game": loaded.game.public_id,
         "ranks": list(outcome.ranks),
         "scores": list(outcome.scores) if outcome.scores is not None else None,
         "flags": flags,
         "timed_out": sorted({int(e.seat) for e in timeouts if e.seat is not None}),
-        "finished_at": now_text(),
+        "finished_at": ended or now_text(),  # when the game ended, even if logged later
         "head": loaded.game.head_hash,
     }
 
 
 def record_result(session: Session, held: Held, loaded: Loaded) -> Held:
-    """Append a game's result once (an aborted game is annulled instead)."""
+    """Append a game's result once (an aborted game is annulled instead).
+
+    Not while another game on its dice stream still plays: its head, scores, even that it
+    ended would tell of the dice to come there. The stream's last game to end records them.
+    """
     table = held.state.by_game.get(loaded.game.public_id)
     if table is None or table.result is not None or table.annulled is not None:
+        return held
+    if dice_held(session, loaded.game):
         return held
     payload = result_payload(session, loaded)
     if payload is None:

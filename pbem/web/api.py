@@ -3,20 +3,20 @@
 from __future__ import annotations
 
 import hmac
-import re
 from typing import Any
 
 from flask import Blueprint, jsonify, request
 from sqlalchemy.orm import Session
 
 from .. import present
+from ..bounds import non_finite, shown, whole
 from ..errors import Forbidden, NotFound, PbemError, Rejected
 from ..inbox import route
 from ..log import store
 from ..log.games import Loaded, load
 from ..models import Player
 from ..play.act import Submitted, check_grant, grant_state, submit
-from ..play.start import start_game
+from ..play.start import MAX_DEADLINE_HOURS, start_game
 from ..services import services
 from ..text import json_storable
 from .helpers import bearer_player, check_open, current_player
@@ -45,18 +45,16 @@ def body() -> dict[str, Any]:
         raise PbemError("the request body must be a JSON object (Content-Type: application/json)")
     if not json_storable(data):
         raise PbemError("the request body has text that is not valid Unicode (a lone surrogate)")
+    where = non_finite(data)
+    if where is not None:
+        raise PbemError(f"{shown(where)} is NaN, Infinity or too large a number (such as 1e400):"
+                        " give a finite number")
     return data
 
 
 def whole_hours(value: object) -> int:
     """A deadline from JSON: a whole number of hours, as a number or as its digits."""
-    if isinstance(value, int) and not isinstance(value, bool):
-        return value
-    if isinstance(value, float) and value.is_integer():  # not for inf or nan
-        return int(value)
-    if isinstance(value, str) and re.fullmatch(r"\s*\d{1,9}\s*", value, re.ASCII):
-        return int(value)
-    raise Rejected(f"the deadline must be a whole number of hours, not {value!r}")
+    return whole(value, "deadline_hours", 1, MAX_DEADLINE_HOURS)
 
 
 def game_json(loaded: Loaded) -> dict[str, Any]:

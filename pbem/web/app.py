@@ -13,6 +13,7 @@ from ..clock import away_note
 from ..config import TEMPLATES, load_settings
 from ..errors import Busy, PbemError
 from ..games import loader as game_templates
+from ..links import check_key
 from ..present import ordinal
 from ..ratings import records
 from ..services import Services
@@ -46,9 +47,15 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
         SECRET_KEY_FALLBACKS=list(settings.secret_key_fallbacks),
         SESSION_COOKIE_SAMESITE="Lax",
         SESSION_COOKIE_HTTPONLY=True,
+        # Over https the browser must never send the session cookie in the clear.
+        SESSION_COOKIE_SECURE=settings.base_url.startswith("https://"),
         MAX_CONTENT_LENGTH=1024 * 1024,
     )
     app.config.update(overrides)
+    # Flask signs the session cookie with these: never with a key anyone could guess.
+    check_key(app.config["SECRET_KEY"] or "", "SECRET_KEY")
+    for number, key in enumerate(app.config["SECRET_KEY_FALLBACKS"] or (), 1):
+        check_key(key, f"fallback key {number}")
     services = Services.from_settings(settings)
     # Games that belong to a tournament report their end to it, in the same transaction.
     services.ctx = replace(services.ctx, on_game_end=(on_game_end, records.on_game_end))
@@ -107,7 +114,12 @@ def wants_json() -> bool:
 
 def handle_error(error: PbemError) -> Any:
     """Show a server error as a page or JSON, with its status."""
-    headers = {"Retry-After": str(error.retry_after)} if isinstance(error, Busy) else {}
+    headers = {}
+    if isinstance(error, Busy):
+        headers["Retry-After"] = str(error.retry_after)
+        # Who held the database is the operator's business: the log has it, the answer not.
+        current_app.logger.warning("busy on %s %s: %s", request.method, request.path,
+                                   error.holder)
     if wants_json():
         return jsonify(error=error.code, message=str(error)), error.status, headers
     page = render_template("error.html", error=error, extra=g.get("error_extra"))

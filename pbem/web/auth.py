@@ -1,4 +1,4 @@
-"""Sign-in by mailed link, mail preferences, personal API tokens and unsubscribing."""
+"""Sign-in by mailed link and signing out, mail preferences, API tokens and unsubscribing."""
 
 from __future__ import annotations
 
@@ -22,6 +22,11 @@ from . import listing
 from .helpers import current_player
 
 bp = Blueprint("auth", __name__)
+SIGNED_OUT = ("Signed out: {email} is now signed out on every browser, this one included, and "
+              "sign-in links mailed before now no longer work.")
+SIGNED_OUT_EVERYWHERE = ("Signed out everywhere: every browser signed in as {email} is signed "
+                         "out, sign-in links mailed before now no longer work, and your API "
+                         "token is removed (make a new one under My games when you need it).")
 
 
 def safe_next(target: str | None) -> str:
@@ -65,34 +70,46 @@ def signin() -> Any:
 
 @bp.route("/signin/<token>", methods=["GET", "POST"])
 def signin_link(token: str) -> Any:
-    """GET shows a button (mail scanners open links); POST signs in."""
+    """GET shows a button (mail scanners open links); POST signs in, once per link."""
     svc = services()
-    player_id = svc.signer.read_signin_token(token)
-    with svc.db.read() as s:
-        player = s.get(Player, player_id)
-        if player is None:
-            raise NotFound("this sign-in link is for a player who no longer exists")
+    grant = svc.signer.read_signin_token(token)
     if request.method != "POST":  # HEAD too: link scanners must never sign anyone in
-        return render_template(
-            "signin_confirm.html",
-            player=player,
-            token=token,
-            next=safe_next(request.args.get("next")),
-        )
+        with svc.db.read() as s:
+            player = players.signin_player(s, grant)
+            return render_template(
+                "signin_confirm.html",
+                player=player,
+                token=token,
+                next=safe_next(request.args.get("next")),
+            )
+    player = svc.write(lambda s: players.use_signin(s, grant))
     if player.mail_failing_at is not None:
         # The sign-in link reached the address: it works again, and its held mail goes out.
-        released = svc.write(lambda s: mail_works(s, player_id))
+        released = svc.write(lambda s: mail_works(s, player.id))
         flash(f"Mail to {player.email} works again: {released} held mails are on their way.")
     session.clear()
     session["player_id"] = player.id
+    session["generation"] = player.session_generation
     flash(f"Signed in as {player.email}.")
     return redirect(safe_next(request.form.get("next")), code=303)
 
 
 @bp.post("/signout")
 def signout() -> Any:
-    """Forget the signed-in player."""
+    """End every session of the signed-in player (and, everywhere, their API token too)."""
+    everywhere = request.form.get("everywhere") == "1"
+
+    def end(s: Session) -> Player | None:
+        player = current_player(s)
+        if player is not None:
+            players.end_sessions(player, api_token=everywhere)
+        return player
+
+    player = services().write(end)
     session.clear()
+    if player is not None:
+        flash(SIGNED_OUT_EVERYWHERE.format(email=player.email) if everywhere
+              else SIGNED_OUT.format(email=player.email))
     return redirect(url_for("games.lobby"), code=303)
 
 

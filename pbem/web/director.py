@@ -9,6 +9,7 @@ from flask import Blueprint, render_template, request, url_for
 from sqlalchemy.orm import Session
 
 from .. import present
+from ..bounds import MAX_SEATS, numbers, whole, wholes
 from ..errors import Forbidden, Rejected
 from ..log.games import Loaded, load
 from ..models import Player
@@ -29,31 +30,25 @@ def directing(session: Session, public_id: str) -> tuple[Loaded, Player]:
     return loaded, player
 
 
-def numbers(text: str, what: str) -> list[float]:
-    """Numbers typed in a form, separated by commas or spaces."""
-    try:
-        return [float(part) for part in text.replace(",", " ").split()]
-    except ValueError as e:
-        raise Rejected(f"{what} must be numbers separated by commas, not {text!r}") from e
-
-
 def act(session: Session, public_id: str, form: Any) -> str:
     """Carry out the action the form names; say what was done."""
     loaded, player = directing(session, public_id)
     ctx, who, reason = services().ctx, actions.Director.of(player), form.get("reason", "")
+    seats = len(loaded.game.seats)
     what = form.get("action", "")
     work: dict[str, Callable[[], Any]] = {
         "adjudicate": lambda: actions.adjudicate(
             session, ctx, public_id, who, reason,
-            [int(r) for r in numbers(form.get("ranks", ""), "ranks")],
-            numbers(form.get("scores", ""), "scores") or None,
+            wholes(form.get("ranks", ""), "each rank", 1, MAX_SEATS),
+            numbers(form.get("scores", ""), "each score", *actions.SCORES) or None,
         ),
         "abort": lambda: actions.abort(session, ctx, public_id, who, reason),
         "extend": lambda: actions.extend(
-            session, ctx, public_id, who, reason, int(numbers(form.get("hours", ""), "hours")[0])
+            session, ctx, public_id, who, reason,
+            whole(form.get("hours"), "hours", 1, actions.MAX_EXTENSION_HOURS),
         ),
         "replace": lambda: actions.replace(
-            session, ctx, public_id, who, reason, int(form.get("seat", "-1")),
+            session, ctx, public_id, who, reason, whole(form.get("seat"), "seat", 0, seats - 1),
             form.get("email", ""), form.get("name") or None,
         ),
     }

@@ -10,11 +10,12 @@ from sqlalchemy.orm import Session
 import engine
 
 from .. import present
+from ..bounds import MAX_SEATS, is_row_id, whole
 from ..errors import NotFound, PbemError, Rejected
 from ..log.games import Loaded, count_games, games_of, load, recent_games
 from ..models import Player
 from ..play.director import may_direct
-from ..play.start import start_game, start_mirror
+from ..play.start import MAX_DEADLINE_HOURS, start_game, start_mirror
 from ..services import services
 from . import bounced, listing
 from .helpers import check_open, current_player
@@ -23,8 +24,6 @@ from .ratings import player_ratings
 from .rules import game_rulings
 
 bp = Blueprint("games", __name__)
-MAX_SEATS = 8
-MAX_ID = 2**63 - 1  # the largest key either database stores; asking for more is a 500 there
 
 
 @bp.get("/")
@@ -114,10 +113,8 @@ def create_from_form(session: Session, kind: str, form: Any) -> tuple[str, str]:
         for o in rules.options
         if o.kind is bool or form.get(field(o.name), "") != ""
     }
-    try:
-        deadline = int(form.get("deadline_hours", "72"))
-    except ValueError as e:
-        raise Rejected("the deadline must be a whole number of hours") from e
+    deadline = whole(form.get("deadline_hours", "72"), "the deadline in hours", 1,
+                     MAX_DEADLINE_HOURS)
     seated = [(email, name) for email, name in players if email]
     settings: dict[str, Any] = {
         "options": options,
@@ -190,7 +187,7 @@ def show(public_id: str) -> str:
 def player_page(player_id: int) -> str:
     """A player's public page: their name and games (never their address)."""
     svc = services()
-    if player_id > MAX_ID:
+    if not is_row_id(player_id):
         raise NotFound(f"there is no player {player_id}")
     with svc.db.read() as session:
         player = session.get(Player, player_id)

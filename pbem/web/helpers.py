@@ -33,9 +33,12 @@ def submitted(work: Callable[[Session], str], target: str) -> tuple[Any, str | N
 
 
 def current_player(session_: Session) -> Player | None:
-    """The signed-in player, if any."""
+    """The signed-in player, if any: a session from before they last signed out is none."""
     player_id = session.get("player_id")
-    return session_.get(Player, player_id) if player_id else None
+    player = session_.get(Player, player_id) if player_id else None
+    if player is None or session.get("generation") != player.session_generation:
+        return None
+    return player
 
 
 def bearer_player(session_: Session) -> Player | None:

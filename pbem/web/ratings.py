@@ -11,7 +11,8 @@ from sqlalchemy.orm import Session
 import engine
 
 from .. import clock
-from ..errors import NotFound, Rejected
+from ..bounds import is_row_id, whole
+from ..errors import NotFound
 from ..models import Player
 from ..ratings.core import queries
 from ..ratings.core.chart import chart
@@ -22,6 +23,7 @@ from ..services import services
 
 bp = Blueprint("ratings", __name__)
 ACTIVE_DAYS = 90
+MAX_ACTIVE_DAYS = 36500  # a century: active since before any game was played here
 
 
 def pool_from(args: Any) -> str:
@@ -67,12 +69,11 @@ def leaderboard_json() -> Any:
     """The leaderboard as JSON: ?kind=K (default overall), ?active_days=N."""
     pool = pool_from(request.args)
     days = request.args.get("active_days", "")
-    if days and not days.isdigit():
-        raise Rejected("active_days must be a whole number of days")
+    active_days = whole(days, "active_days", 1, MAX_ACTIVE_DAYS) if days else None
     with services().db.read() as session:
         ratings = CURRENT.of(session).get(session)
         rows = queries.leaderboard(ratings, pool, now=clock.utcnow(),
-                                   active_days=int(days) if days else None)
+                                   active_days=active_days)
         names = names_of(session, [r.standing.player for r in rows])
     return jsonify(pool=pool, players=[
         {"place": r.place, "player": r.standing.player, "name": names.get(r.standing.player),
@@ -106,7 +107,7 @@ def player_ratings(session: Session, player: Player) -> dict[str, Any]:
 def player_json(player_id: int) -> Any:
     """A player's ratings per pool, their history and head-to-head records."""
     with services().db.read() as session:
-        player = session.get(Player, player_id)
+        player = session.get(Player, player_id) if is_row_id(player_id) else None
         if player is None:
             raise NotFound(f"there is no player {player_id}")
         found = player_ratings(session, player)

@@ -103,8 +103,8 @@ def board(public_id: str, number: int) -> Any:
         laid = boards.round_board(session, held, number)
         if laid.board is None:
             raise NotYet(
-                f"round {number} of {held.row.name}: {laid.playing} of {laid.count} tables are"
-                " still playing; the board is shown when every table has finished"
+                f"round {number} of {held.row.name}: its {laid.count} tables are not all "
+                "finished; the board is shown when every table has finished"
             )
         return jsonify({"tournament": held.public_id, "round": number,
                         **boards.board_json(laid.board)})

@@ -9,14 +9,16 @@ from flask import Blueprint, render_template, request, url_for
 from sqlalchemy.orm import Session
 
 from .. import clock
+from ..bounds import number, whole
 from ..errors import Rejected
-from ..play.director import Director
+from ..play.director import MAX_EXTENSION_HOURS, Director
 from ..services import services
 from ..tournaments import directing, reports, service
 from ..tournaments.log import Held, load
 from .helpers import current_player, submitted
 
 bp = Blueprint("tournament_director", __name__, url_prefix="/tournaments")
+BYE_POINTS = (-1000.0, 1000.0)  # game points run into the hundreds; a win scores 1
 
 
 def as_director(session: Session, public_id: str, *, for_update: bool = False
@@ -24,14 +26,6 @@ def as_director(session: Session, public_id: str, *, for_update: bool = False
     """The tournament and the signed-in player, who must direct it."""
     held = load(session, public_id, for_update=for_update)
     return held, directing.check_director(held, current_player(session))
-
-
-def number(form: Any, name: str) -> float:
-    """A number from the form, or Rejected naming the field."""
-    try:
-        return float(form.get(name, ""))
-    except ValueError as e:
-        raise Rejected(f"{name} must be a number") from e
 
 
 def act(session: Session, public_id: str, form: Any) -> str:
@@ -52,12 +46,13 @@ def act(session: Session, public_id: str, form: Any) -> str:
                                              reason),
         "forbid": lambda: directing.forbid(session, held, who, player, form.get("other", ""),
                                            reason),
-        "bye": lambda: directing.bye(session, held, who, player, number(form, "points"),
-                                     reason),
+        "bye": lambda: directing.bye(session, held, who, player,
+                                     number(form.get("points"), "points", *BYE_POINTS), reason),
         "undo": lambda: directing.undo(session, svc.ctx, held, who, game, reason),
         "annul": lambda: directing.annul(session, held, who, game, reason),
         "extend": lambda: directing.extend(session, svc.ctx, held, who,
-                                           int(number(form, "hours")), reason, game=game),
+                                           whole(form.get("hours"), "hours", 1,
+                                                 MAX_EXTENSION_HOURS), reason, game=game),
     }
     what = form.get("action", "")
     if what not in actions:

@@ -11,7 +11,9 @@ from sqlalchemy.orm import Session
 import engine
 
 from .. import clock
+from ..bounds import MAX_SEATS, number, whole
 from ..errors import Forbidden, NotFound, PbemError, Rejected
+from ..log.games import dice_held
 from ..log.games import load as load_game
 from ..models import Player, Tournament
 from ..play.start import player_for
@@ -19,6 +21,7 @@ from ..ratings.current import rating_of
 from ..services import services
 from ..tournaments import boards, directing, exports, mails, reports, service
 from ..tournaments.core import formats
+from ..tournaments.core.config import DEADLINE_HOURS, DEFAULT_DEADLINE_HOURS
 from ..tournaments.core.contract import Setting
 from ..tournaments.core.standings import standings
 from ..tournaments.core.tiebreaks import TITLES
@@ -42,34 +45,29 @@ def index() -> str:
 
 
 def setting_from(form: Any, setting: Setting) -> int | float | None:
-    """One format setting from the form: a whole number, or a number of its unit."""
+    """One format setting from the form, within its limits: a whole number, or a number."""
     text = form.get(setting.name, "").strip()
-    words = setting.name.replace("_", " ")
     if not text:
         return None
+    words = setting.name.replace("_", " ")
     if setting.whole:
-        if not text.isdigit():
-            raise Rejected(f"{words} must be a whole number, not {text!r}")
-        return int(text)
-    try:
-        return float(text)
-    except ValueError as e:
-        raise Rejected(f"{words} must be a number{' of ' + setting.unit if setting.unit else ''}"
-                       ) from e
+        return whole(text, words, setting.least, int(setting.most))
+    return number(text, words, setting.least, setting.most)
 
 
 def fields_from(form: Any) -> dict[str, Any]:
-    """The new-tournament form as the service's fields."""
-    hours = setting_from(form, Setting("deadline_hours", "", "", whole=False, unit="hours"))
-    sizes = [int(n) for n in form.getlist("table_sizes") if n.isdigit()]
+    """The new-tournament form as the service's fields, each number within its limits."""
+    text = form.get("deadline_hours", "").strip()
+    hours = number(text, "deadline hours", *DEADLINE_HOURS) if text else None
     return {
         "name": form.get("name", ""),
         "system": form.get("system", ""),
         "kind": form.get("kind", ""),
         "preset": form.get("preset") or None,
-        "table_sizes": sizes or None,
+        "table_sizes": [whole(n, "a table size", 2, MAX_SEATS)
+                        for n in form.getlist("table_sizes")] or None,
         **{name: setting_from(form, users[0][1]) for name, users in formats.declared().items()},
-        "deadline_hours": hours or 72.0,
+        "deadline_hours": DEFAULT_DEADLINE_HOURS if hours is None else hours,
         "timeout_policy": form.get("timeout_policy", "forfeit"),
         "rated": form.get("rated") == "on",
         "duplicate": form.get("duplicate") == "on" or None,
@@ -216,10 +214,13 @@ def pairings(public_id: str) -> str:
         games = []
         for table in reversed(held.state.tables):
             loaded = load_game(session, table.game)
+            names = [reports.name_of(held.state, p) for p in table.seats]
+            if dice_held(session, loaded.game):  # neither its turns nor its end, for now
+                games.append({"table": table, "status": "held", "names": names})
+                continue
             awaited = loaded.awaited()
             deadline = clock.deadline_of(loaded.game, [loaded.player(s) for s in awaited])
-            games.append({"table": table, "status": loaded.game.status,
-                          "names": [reports.name_of(held.state, p) for p in table.seats],
+            games.append({"table": table, "status": loaded.game.status, "names": names,
                           "waiting": [loaded.player(s).name for s in awaited],
                           "deadline": deadline})
         return render_template("tournaments/games.html", held=held, games=games)

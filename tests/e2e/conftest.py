@@ -54,7 +54,7 @@ def server(sink: SmtpSink, tmp_path_factory: pytest.TempPathFactory) -> Iterator
     env = {k: v for k, v in os.environ.items() if not k.startswith(("PBEM_", "FLASK_"))} | {
         "PBEM_INSTANCE_PATH": str(instance),
         "PBEM_DATABASE_URL": f"sqlite:///{database}",
-        "PBEM_SECRET_KEY": "e2e-secret-key",
+        "PBEM_SECRET_KEY": "the end-to-end key: 32 bytes or longer",
         "PBEM_BASE_URL": url,
         "PBEM_MAIL_FROM": "pbem <pbem@example.org>",
         "PBEM_SMTP_URL": sink.url,

@@ -59,7 +59,7 @@ def record_exports(kind: str, folder: Path) -> list[Path]:
     """Play a few games of a kind on a scratch server and export them into the folder."""
     from pbem.config import load_settings
     from pbem.db import Database, migrate
-    from tests.conftest import make_app
+    from tests.conftest import TEST_KEY, make_app
 
     with tempfile.TemporaryDirectory() as scratch:
         url = f"sqlite:///{Path(scratch) / 'golden.db'}"
@@ -67,7 +67,7 @@ def record_exports(kind: str, folder: Path) -> list[Path]:
         migrate.upgrade(db.engine)
         db.dispose()
         settings = load_settings(
-            {"PBEM_INSTANCE_PATH": str(Path(scratch) / "instance"), "PBEM_SECRET_KEY": "golden"}
+            {"PBEM_INSTANCE_PATH": str(Path(scratch) / "instance"), "PBEM_SECRET_KEY": TEST_KEY}
         )
         app = make_app(replace(settings, database_url=url, base_url="http://pbem.test"))
         try:

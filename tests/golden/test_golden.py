@@ -13,7 +13,7 @@ import engine
 from pbem.cli.logs import read_log_file
 from pbem.config import load_settings
 from pbem.log import store
-from tests.conftest import make_app
+from tests.conftest import TEST_KEY, make_app
 from tests.golden import corpus, record
 
 GAMES = list(corpus.recorded_games())
@@ -47,7 +47,7 @@ def verify_runner(migrated_sqlite: Path, tmp_path: Path) -> Any:
     url = f"sqlite:///{tmp_path / 'verify.db'}"
     shutil.copyfile(migrated_sqlite, tmp_path / "verify.db")
     settings = load_settings(
-        {"PBEM_INSTANCE_PATH": str(tmp_path / "instance"), "PBEM_SECRET_KEY": "test-key"}
+        {"PBEM_INSTANCE_PATH": str(tmp_path / "instance"), "PBEM_SECRET_KEY": TEST_KEY}
     )
     app = make_app(replace(settings, database_url=url))
     yield app.test_cli_runner()

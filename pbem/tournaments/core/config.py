@@ -22,6 +22,11 @@ TWO_PLAYER_TIEBREAKS = ("sonneborn-berger", "buchholz-cut-1", "direct-encounter"
 TABLE_TIEBREAKS = ("neustadtl", "opponents-average", "average-rank")
 TIEBREAKS = TWO_PLAYER_TIEBREAKS + TABLE_TIEBREAKS + ("buchholz",)
 DEFAULT_DEADLINE_HOURS = 72.0
+# What a new event may ask for (docs/tournaments.md, "Limits"): enough for any real event, and
+# few enough that a schedule, a pairing, a forecast or a page is worked out in a moment. Each
+# format bounds its own settings (contract.Setting.most). Checked where an event is created,
+# not when a log is folded: a log is never refused later.
+DEADLINE_HOURS = (1.0, 2160.0)
 
 # Every event's fields; each format adds its own settings (see contract.Setting).
 COMMON = (
@@ -63,7 +68,9 @@ def parse_config(payload: Mapping[str, Any], where: str = "create") -> Config:
         choices = list(SCORINGS)
         raise BadFormat(f"{where}: scoring must be {{'by': one of {choices}}}, got {scoring!r}")
     table_sizes = tuple(sorted(sizes))
-    tiebreaks = tuple(payload.get("tiebreaks") or default_tiebreaks(table_sizes))
+    given = payload.get("tiebreaks")
+    tiebreaks = tuple(listed(payload, "tiebreaks", where) if given else
+                      default_tiebreaks(table_sizes))
     bad = [name for name in tiebreaks if name not in TIEBREAKS]
     if bad:
         raise BadFormat(f"{where}: unknown tie-breaks {bad}; the known ones are {list(TIEBREAKS)}")
@@ -113,6 +120,24 @@ def check_system(config: Config, where: str = "create") -> None:
     if config.duplicate and len(config.table_sizes) != 1:
         raise BadFormat(f"{where}: duplicate tables must all seat the same number of players, "
                         f"not {list(config.table_sizes)}")
+
+
+def check_limits(config: Config, where: str = "create") -> None:
+    """Raise BadFormat naming the first number beyond what a new event may ask for."""
+    low, high = DEADLINE_HOURS
+    if not low <= config.deadline_hours <= high:
+        raise BadFormat(f"{where}: deadline_hours must be from {low:g} to {high:g}, "
+                        f"not {config.deadline_hours!r}")
+    for setting in formats.format_for(config.system).settings:
+        value = config.settings.get(setting.name)
+        if value is not None and not setting.least <= value <= setting.most:
+            raise BadFormat(f"{where}: {setting.name} must be from {setting.least:g} to "
+                            f"{setting.most:g}, not {value!r}")
+
+
+def max_entrants(config: Config) -> int:
+    """Return how many players an event may enter."""
+    return formats.format_for(config.system).most_entrants(config)
 
 
 def check_fits(config: Config, seat_counts: tuple[int, ...]) -> None:

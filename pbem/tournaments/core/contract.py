@@ -33,6 +33,7 @@ class Setting:
     help: str  # what it does, in a few words
     whole: bool = True  # a whole number; False: any number
     least: int = 1  # the smallest whole number allowed
+    most: float = 1000  # the largest a new event may ask for (docs/tournaments.md, "Limits")
     unit: str = ""  # what a number counts, e.g. "hours"
     example: int | float | None = None  # a value the contract test plays the format with
 
@@ -61,6 +62,10 @@ class Format(ABC):
     def fewest_entrants(self, config: Config) -> int:
         """Return how many entrants the event needs to start."""
         return config.table_sizes[0]
+
+    def most_entrants(self, config: Config) -> int:
+        """Return how many players the event may enter (512 unless the format says fewer)."""
+        return 512
 
     def check_round(self, d: Draft, round_: int | None, where: str) -> None:
         """Raise IllegalEvent when a pair event's round cannot come now (round by round:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from datetime import UTC, datetime
+from math import isfinite
 from typing import Any
 
 
@@ -61,11 +62,15 @@ def optional_whole(payload: Mapping[str, Any], key: str, where: str, least: int 
 
 
 def number(payload: Mapping[str, Any], key: str, where: str) -> float:
-    """Read a number field."""
+    """Read a finite number field (JSON, and so a log, has no NaN nor Infinity)."""
     value = payload.get(key)
-    if isinstance(value, bool) or not isinstance(value, int | float):
-        raise InvalidEvent(f"{where}: '{key}' must be a number, got {value!r}")
-    return float(value)
+    if isinstance(value, int | float) and not isinstance(value, bool):
+        try:
+            if isfinite(value):
+                return float(value)
+        except OverflowError:  # an integer too large for a float
+            pass
+    raise InvalidEvent(f"{where}: '{key}' must be a finite number, got {value!r}")
 
 
 def optional_number(payload: Mapping[str, Any], key: str, where: str) -> float | None:

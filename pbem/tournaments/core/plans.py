@@ -77,7 +77,8 @@ class Plan:
 
 def canonical_json(value: Any) -> str:
     """Write JSON the way the logs hash it: sorted keys, no spaces, UTF-8 kept."""
-    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False,
+                      allow_nan=False)
 
 
 # The settings the built-in formats had before formats became plug-ins, in the order the inputs

@@ -9,7 +9,7 @@ from pathlib import Path
 from pbem.config import load_settings
 from pbem.web.app import create_app
 
-from ...conftest import PbemCliRunner
+from ...conftest import TEST_KEY, PbemCliRunner
 
 README = Path(__file__).resolve().parents[3] / "README.md"
 
@@ -30,7 +30,7 @@ def test_the_readme_commands_give_a_fresh_server_a_duplicate_event_to_show(tmp_p
     assert [c[:2] for c in commands] == [["db", "upgrade"], ["tournament", "simulate"],
                                          ["serve"]]
     settings = load_settings({"PBEM_INSTANCE_PATH": str(tmp_path / "instance"),
-                              "PBEM_SECRET_KEY": "test-key"})
+                              "PBEM_SECRET_KEY": TEST_KEY})
     app = create_app({"SETTINGS": settings, "TESTING": True})
     app.test_cli_runner_class = PbemCliRunner
     runner, client = app.test_cli_runner(), app.test_client()

@@ -22,7 +22,7 @@ from pbem.db.database import WriteLock
 from pbem.errors import Busy
 from tests.conftest import make_app
 
-from ..pipe import legal, start, token
+from ..pipe import csrf_in, legal, start, token
 
 HOLD = 1.5  # how long the other writer holds the lock; a bounded wait ends well before
 
@@ -111,7 +111,8 @@ def test_a_write_behind_another_process_gives_up_naming_it(sqlite_url):
         db.dispose()
 
     assert isinstance(error, Busy) and waited < 2.0
-    assert f"pid {pid}" in str(error)
+    assert f"pid {pid}" in error.holder, "the operator learns who holds the database"
+    assert "pid" not in str(error), "a person is told only to come back later"
 
 
 def test_writers_in_two_processes_take_turns(sqlite_url):
@@ -165,8 +166,34 @@ def test_a_request_that_cannot_write_in_time_is_a_503_with_retry_after(slow_lock
     assert response.status_code == 503 and waited < 1.5
     assert response.json["error"] == "busy"
     assert int(response.headers["Retry-After"]) > 0
+    assert response.json["message"] == "the server is busy; try again in 5 seconds"
     again = client.post(f"/api/play/{tok}", json={"action": action})
     assert again.status_code == 200, "once the other write is over, the move lands"
+
+
+def test_a_busy_answer_names_no_process_nor_command_line_but_the_log_does(
+    slow_lock_app, caplog
+):
+    app = slow_lock_app
+    public_id = start(app)
+    tok, action = token(app, public_id), legal(app, public_id)[0]
+    url = app.extensions["pbem"].settings.database_url
+    client = app.test_client()
+
+    with writing_in_another_process(url) as pid:
+        api = client.post(f"/api/play/{tok}", json={"action": action})
+        page = client.get(f"/play/{tok}")
+        form = client.post(f"/play/{tok}", data={"action": action,
+                                                  "csrf": csrf_in(page.get_data(as_text=True))})
+
+    for response in (api, form):
+        text = response.get_data(as_text=True)
+        assert response.status_code == 503, text
+        assert "busy" in text and "try again in 5 seconds" in text
+        for leak in (f"pid {pid}", sys.executable, "import sys", "sqlalchemy"):
+            assert leak not in text, leak
+    logged = [r.getMessage() for r in caplog.records if "busy" in r.getMessage()]
+    assert any(f"pid {pid}" in line for line in logged), "the server's log names the holder"
 
 
 def test_commands_say_the_database_is_busy_instead_of_a_traceback(slow_lock_app):
@@ -200,7 +227,7 @@ def test_a_lock_file_removed_between_turns_is_opened_anew(sqlite_url):
         db.dispose()
 
     assert isinstance(error, Busy), "a lock on the removed file must not count as the turn"
-    assert f"pid {pid}" in str(error)
+    assert f"pid {pid}" in error.holder
 
 
 @pytest.mark.skipif(not hasattr(os, "fork"), reason="forking is POSIX")

@@ -13,7 +13,7 @@ from pbem.db import Database, migrate
 from pbem.log.games import load
 from pbem.play.act import submit
 from pbem.play.start import start_game
-from tests.conftest import make_app
+from tests.conftest import TEST_KEY, make_app
 
 from ..pipe import resign_until_over
 
@@ -40,7 +40,7 @@ def finished_exports(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[
     db = Database(url)
     migrate.upgrade(db.engine)
     db.dispose()
-    settings = load_settings({"PBEM_INSTANCE_PATH": str(root), "PBEM_SECRET_KEY": "k"})
+    settings = load_settings({"PBEM_INSTANCE_PATH": str(root), "PBEM_SECRET_KEY": TEST_KEY})
     app = make_app(replace(settings, database_url=url))
     try:
         yield {

@@ -15,7 +15,7 @@ from sqlalchemy import func, select
 from pbem.config import load_settings
 from pbem.db import Database, migrate
 from pbem.models import Game
-from tests.conftest import make_app
+from tests.conftest import TEST_KEY, make_app
 
 from .forgery import rechain
 
@@ -111,7 +111,7 @@ def importer(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
     db = Database(url)
     migrate.upgrade(db.engine)
     db.dispose()
-    settings = load_settings({"PBEM_INSTANCE_PATH": str(root), "PBEM_SECRET_KEY": "k"})
+    settings = load_settings({"PBEM_INSTANCE_PATH": str(root), "PBEM_SECRET_KEY": TEST_KEY})
     app = make_app(replace(settings, database_url=url))
     yield app
     app.extensions["pbem"].db.dispose()

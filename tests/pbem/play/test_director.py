@@ -206,7 +206,7 @@ def test_the_operator_directs_any_game_from_the_command_line(app, runner):
                                "--reason", "South resigned by mail"])
 
     assert extended.exit_code == 0, extended.output
-    assert bad.exit_code != 0 and "not a comma-separated list" in bad.output
+    assert bad.exit_code != 0 and "each rank must be a whole number from 1 to 8" in bad.output
     assert done.exit_code == 0, done.output
     assert "adjudicated by the operator: South resigned by mail" in done.output
     assert loaded(app, public_id).outcome.ranks == (2, 1)

@@ -66,7 +66,7 @@ def test_a_duplicate_martian_dice_round_shares_its_dice_and_shows_its_board(app,
 
     play_until_over(app, early, bank_early_then_bot)
     waiting = client.get(f"/tournaments/{public_id}/boards/1").get_data(as_text=True)
-    assert "1 of 2 tables are still playing" in waiting and early not in waiting
+    assert "The 2 tables of this round are not all finished" in waiting and early not in waiting
     simulate.play_out(svc, bot)
 
     page = client.get(f"/tournaments/{public_id}/boards/1")

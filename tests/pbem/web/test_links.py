@@ -18,6 +18,7 @@ from pbem.config import load_settings
 from pbem.errors import BadLink, ExpiredLink
 from pbem.links import MoveGrant, Signer
 from pbem.web.app import create_app
+from tests.conftest import TEST_KEY
 
 from ..pipe import (
     BASE,
@@ -40,6 +41,7 @@ from ..pipe import (
     token,
 )
 
+FOREIGN = "not our key, though 32 bytes or longer"
 FORM_ACTION = re.compile(r'action="/play/([^"/]+)"')
 
 
@@ -92,7 +94,7 @@ def test_a_legal_move_by_the_form_is_logged_once_and_redirects_to_a_fresh_link(a
 FORGERIES = {
     "altered signature": lambda t: t[:-2] + ("AA" if not t.endswith("AA") else "BB"),
     "cut short": lambda t: t[: len(t) // 2],
-    "another key": lambda t: Signer("not-our-key").move_token(MoveGrant("x", 0, 0)),
+    "another key": lambda t: Signer(FOREIGN).move_token(MoveGrant("x", 0, 0)),
     "garbage": lambda t: "not-a-token",
 }
 
@@ -151,14 +153,15 @@ def test_a_link_just_inside_its_lifetime_still_works(app, client, settings):
 
 
 THIRTY_DAYS = 30 * 24 * 60 * 60
+KEY, NEW, OLDER = (f"{name} signing key: 32 bytes or longer" for name in ("a", "a new", "an older"))
 
 
 def test_a_move_link_lives_thirty_days_unless_configured(app, client, settings, tmp_path):
     public_id = start(app)
     assert settings.link_max_age == THIRTY_DAYS, "the test settings keep the default"
     assert svc_of(app).signer.max_age == THIRTY_DAYS
-    assert Signer("k").max_age == THIRTY_DAYS
-    env = {"PBEM_INSTANCE_PATH": str(tmp_path), "PBEM_SECRET_KEY": "k"}
+    assert Signer(KEY).max_age == THIRTY_DAYS
+    env = {"PBEM_INSTANCE_PATH": str(tmp_path), "PBEM_SECRET_KEY": KEY}
     assert load_settings(env).link_max_age == THIRTY_DAYS
     assert load_settings({**env, "PBEM_LINK_MAX_AGE": "3600"}).link_max_age == 3600
 
@@ -170,7 +173,7 @@ def test_a_move_link_lives_thirty_days_unless_configured(app, client, settings, 
 
 
 def test_a_signer_with_a_short_lifetime_refuses_older_tokens():
-    signer = Signer("k", max_age=1)
+    signer = Signer(KEY, max_age=1)
     grant_ = MoveGrant("g", 0, 3)
     fresh = signer.move_token(grant_)
     then = int(time.time()) - 5
@@ -183,13 +186,13 @@ def test_a_signer_with_a_short_lifetime_refuses_older_tokens():
 
 
 def test_a_link_signed_with_a_retired_key_works_through_the_fallbacks(settings):
-    rotated = replace(settings, secret_key="new-key", secret_key_fallbacks=("test-key",))
+    rotated = replace(settings, secret_key=NEW, secret_key_fallbacks=(TEST_KEY,))
     app = create_app({"SETTINGS": rotated, "TESTING": True})
     try:
         client = app.test_client()
         public_id = start(app)
-        old = Signer("test-key").move_token(grant(app, public_id))
-        gone = Signer("older-key").move_token(grant(app, public_id))
+        old = Signer(TEST_KEY).move_token(grant(app, public_id))
+        gone = Signer(OLDER).move_token(grant(app, public_id))
 
         assert client.get(f"/play/{gone}").status_code == 400
         assert client.get(f"/play/{old}").status_code == 200
@@ -197,9 +200,9 @@ def test_a_link_signed_with_a_retired_key_works_through_the_fallbacks(settings):
 
         assert response.status_code == 303
         fresh = response.headers["Location"].rsplit("/play/", 1)[1]
-        assert Signer("new-key").read_move_token(fresh).game == public_id
+        assert Signer(NEW).read_move_token(fresh).game == public_id
         with pytest.raises(BadLink):
-            Signer("test-key").read_move_token(fresh)  # new links use the new key
+            Signer(TEST_KEY).read_move_token(fresh)  # new links use the new key
     finally:
         svc_of(app).db.dispose()
 
@@ -563,7 +566,6 @@ def test_resigning_with_confirmation_ends_the_game_and_reveals_the_seed(app, cli
 def test_after_signing_in_the_next_page_is_never_another_site(app, client):
     public_id = start(app)
     player_id = loaded(app, public_id).player(0).id
-    path = f"/signin/{svc_of(app).signer.signin_token(player_id)}"
 
     for target in (
         "//evil.example/",
@@ -571,6 +573,7 @@ def test_after_signing_in_the_next_page_is_never_another_site(app, client):
         "/\\/evil.example",
         "https://evil.example/",
     ):
+        path = f"/signin/{svc_of(app).signer.signin_token(player_id)}"  # each link works once
         page = client.get(path)
         response = client.post(
             path, data={"csrf": csrf_in(page.get_data(as_text=True)), "next": target}
@@ -605,7 +608,7 @@ def test_a_sign_in_link_expires_after_an_hour(app, client):
 
 def test_a_browser_stays_signed_in_across_a_key_rotation(settings):
     old_app = create_app({"SETTINGS": settings, "TESTING": True})
-    rotated = replace(settings, secret_key="new-key", secret_key_fallbacks=(settings.secret_key,))
+    rotated = replace(settings, secret_key=NEW, secret_key_fallbacks=(settings.secret_key,))
     new_app = create_app({"SETTINGS": rotated, "TESTING": True})
     try:
         before = old_app.test_client()

@@ -77,7 +77,7 @@ def test_a_duplicate_board_is_given_as_json_once_its_round_is_over(app, client):
     waiting = client.get(f"/api/tournaments/{public_id}/boards/1")
     assert waiting.status_code == 409
     assert waiting.get_json()["error"] == "not-yet"
-    assert "1 of 2 tables are still playing" in waiting.get_json()["message"]
+    assert "its 2 tables are not all finished" in waiting.get_json()["message"]
     assert early not in waiting.get_data(as_text=True)
 
     simulate.play_out(svc_of(app), bot)

@@ -158,7 +158,7 @@ class Knockout(Format):
     summary = "Knockout: seeded single elimination, or the top of each table goes on"
     settings = (Setting("advance", "Top of each table going on",
                         "how many of each table go on, at tables",
-                        example=1),)
+                        most=7, example=1),)
     round_by_round = True
 
     def check(self, config: Config, where: str) -> None:

@@ -90,12 +90,14 @@ class RollingSwiss(Format):
     title = "Rolling Swiss"
     summary = "Rolling Swiss: no rounds, free players are paired as they come"
     settings = (
-        Setting("games_per_player", "Games per player", "how many games each plays", example=3),
-        Setting("max_concurrent", "Games at once", "the most a player plays at once", example=1),
+        Setting("games_per_player", "Games per player", "how many games each plays", most=200,
+                example=3),
+        Setting("max_concurrent", "Games at once", "the most a player plays at once", most=20,
+                example=1),
         Setting("pair_min_free", "Pair when this many are free", "free players are paired "
-                "once this many are free", least=2),
+                "once this many are free", least=2, most=512),
         Setting("pair_max_wait_hours", "Or when one has waited (hours)", "or once the longest-"
-                "waiting free player has waited this long", whole=False, unit="hours"),
+                "waiting free player has waited this long", whole=False, unit="hours", most=720),
     )
     has_rounds = False
 

@@ -202,8 +202,13 @@ class RoundRobin(Format):
     system = "round-robin"
     title = "Round robin"
     summary = "Round robin: every game at once"
-    settings = (Setting("rounds", "Rounds", "1 single or 2 double (seats swapped)", example=1),)
+    settings = (Setting("rounds", "Rounds", "1 single or 2 double (seats swapped)", most=30,
+                        example=1),)
     allows_duplicate = True
+
+    def most_entrants(self, config: Config) -> int:
+        """Every game of a round robin is started at once: at most 64 entrants."""
+        return 64
 
     def check(self, config: Config, where: str) -> None:
         """Two players meet once or twice."""

@@ -15,7 +15,7 @@ from ..plans import Plan, PlannedBye, make_plan
 from ..scoring import bye_points
 from ..seating import seat_pool, table_sizes
 
-ROUNDS = Setting("rounds", "Rounds", "how many", example=3)
+ROUNDS = Setting("rounds", "Rounds", "how many", most=30, example=3)
 
 
 def plan_swiss(t: Tournament, away: Collection[str]) -> Plan | None:
