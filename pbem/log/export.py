@@ -16,7 +16,7 @@ import engine
 from ..errors import Rejected
 from ..models import DiceSecret, Event, Game, GameSeat, Player
 from ..text import json_storable
-from . import dice, snapshots, store
+from . import dice, snapshots, store, tally
 from .chain import canonical_json, now_text
 
 
@@ -190,4 +190,6 @@ def import_game(
                           at=e.at, hash=e.hash, salt=e.salt))
     for seq, state in kept:  # as if it had been played here: its history pages stay quick
         snapshots.keep(session, game, seq, rules, state)
+    if any(e.kind == "reveal" for e in log):  # its dice join the totals as a reveal here does
+        tally.add(session, tally.counts_of((e.kind, e.payload) for e in log))
     return game

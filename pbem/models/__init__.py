@@ -2,6 +2,7 @@
 
 from .base import Base
 from .games import (
+    DiceCount,
     DiceSecret,
     DiceStream,
     Event,
@@ -17,6 +18,7 @@ from .tournaments import Tournament, TournamentEntrant, TournamentEvent, Tournam
 
 __all__ = [
     "Base",
+    "DiceCount",
     "DiceSecret",
     "DiceStream",
     "Event",
