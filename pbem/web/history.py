@@ -66,7 +66,9 @@ def history(public_id: str, seq: str | None = None) -> Any:
 
 def pager(page: int, last: int, size: int, head: int) -> list[dict[str, Any] | None]:
     """Links to the first, last and nearby pages (None where pages are left out)."""
-    shown = sorted({0, last, *range(max(0, page - 2), min(last, page + 2) + 1)})
+    near = {0, last, *range(max(0, page - 2), min(last, page + 2) + 1)}
+    # A gap of one page is that page's link: "…" would be no shorter.
+    shown = sorted(near | {n for n in (1, last - 1) if n - 1 in near and n + 1 in near})
     links: list[dict[str, Any] | None] = []
     for before, n in zip([-1, *shown], shown, strict=False):
         if n > before + 1:

@@ -140,6 +140,8 @@ def test_the_pager_leaves_out_the_pages_far_from_the_one_shown():
         None, (2000, False),
     ]
     assert pages[-1]["last"] == 2006
+    one_gap = [p and p["number"] for p in history_view.pager(4, 9, 10, 95)]
+    assert one_gap == [1, 2, 3, 4, 5, 6, 7, None, 10], "a gap of one page shows that page"
 
 
 def test_the_audit_page_lists_its_checks_by_pages_and_checks_a_new_event(
