@@ -20,9 +20,10 @@ Subjects (a tournament's pages join them as one more entry in SUBJECTS):
 
 - game: Martian Frisby games of 100 and 2,000 events (random moves that do not win, as
   bench_rebuild plays them), one still played and one that a resignation ended: the game
-  page, the history at the head and at events spread over the game, the audit page, the
-  API's game and luck, and the two answers that show every event (the API's log and the
-  log.jsonl export), which may grow with it. `--quick`: 100 and 500 events.
+  page, the history at the head and at events spread over the game, the API's game and
+  luck, and three answers that read every event and may grow with them: the audit page
+  (which checks the whole chain at every request), the API's log and the log.jsonl export.
+  `--quick`: 100 and 500 events.
 - dice: /audit/dice and its JSON over 100 and 2,000 finished Martian Dice games (one game
   played by the house bot, its rows copied and counted as a reveal counts them).
   `--quick`: 20 and 200 games.
@@ -61,7 +62,7 @@ from pbem.services import Services  # noqa: E402
 from pbem.web.app import create_app  # noqa: E402
 
 Pages = dict[str, str]  # a page's label -> its URL
-EVERY = ", every event"  # ends the label of an answer that shows all there is: it may grow
+EVERY = ", every event"  # ends the label of an answer that reads all there is: it may grow
 
 
 @dataclass(frozen=True)
@@ -89,7 +90,7 @@ def game_pages(svc: Services, events: int) -> Pages:
         "game page, ended": f"/games/{ended}",
         "history at the head": f"/games/{played}/history",
         "history, ended game, at the head": f"/games/{ended}/history",
-        "audit page, ended game": f"/games/{ended}/audit",
+        f"audit page (chain checked){EVERY}": f"/games/{ended}/audit",
         "API game": f"/api/games/{played}",
         f"API log{EVERY}": f"/api/games/{played}/log",
         f"log.jsonl{EVERY}": f"/games/{ended}/log.jsonl",

@@ -10,7 +10,7 @@ from sqlalchemy.orm import Session
 
 from .. import present
 from ..errors import NotFound
-from ..log import audit, export, store, windows
+from ..log import audit, chain, export, store, windows
 from ..log.games import Loaded, find, is_revealed, load, shares_dice
 from ..log.snapshots import HeadCache
 from ..models import Game
@@ -88,8 +88,8 @@ def seq_number(text: str) -> int:
 
 
 AUDIT_PAGE = 100  # checks listed on each page of an audit
-# A sound log's report, kept by its head: a later event makes a new head, and a report that
-# found a problem is never kept, so a damaged log is checked afresh at every request.
+# A sound log's report, kept by its head. It is shown again only while the rows still hash,
+# event by event, to that head: a row changed behind the server's back is found at once.
 AUDITS: HeadCache[audit.Report] = HeadCache(size=64)
 
 
@@ -100,11 +100,7 @@ def audit_page(public_id: str) -> str:
     with services().db.read() as session:
         game = find(session, public_id)
         check_open(session, game)
-        report = AUDITS.get(game)
-        if report is None:
-            report = checked(game, store.entries(session, game))
-            if report.ok:
-                AUDITS.keep(game, report)
+        report = audited(game, store.entries(session, game))
         awaits_stream = shares_dice(game) and not is_revealed(session, game)
     last = max(0, len(report.checks) - 1) // AUDIT_PAGE
     page = page_number(request.args.get("page", "1"), last + 1)
@@ -119,6 +115,23 @@ def audit_page(public_id: str) -> str:
         problem=problem,
         problem_page=report.checks.index(problem) // AUDIT_PAGE + 1 if problem else None,
     )
+
+
+def audited(game: Game, log: list[store.LogEntry]) -> audit.Report:
+    """The audit of a game's log: its chain checked each time, its rules and dice once a head."""
+    kept = AUDITS.get(game)
+    if kept is not None and intact(game, log):
+        return kept
+    report = checked(game, log)
+    if report.ok:
+        AUDITS.keep(game, report)
+    return report
+
+
+def intact(game: Game, log: list[store.LogEntry]) -> bool:
+    """Whether the stored rows hash, one after another, to the game's head."""
+    ends = bool(log) and (log[-1].seq, log[-1].hash) == (game.head_seq, game.head_hash)
+    return ends and chain.check_chain(log) is None
 
 
 def checked(game: Game, log: list[store.LogEntry]) -> audit.Report:

@@ -3,20 +3,23 @@
 from __future__ import annotations
 
 import html
+import json
 import random
 import re
 
 import pytest
 from flask import render_template
+from sqlalchemy import update
 
 from pbem import present
 from pbem.log import snapshots, store, windows
 from pbem.log.games import load
+from pbem.models import Event
 from pbem.play.act import ACTING_KINDS, submit
 from pbem.play.start import start_game
 from pbem.web import history as history_view
 
-from ..pipe import log, move, start, svc_of
+from ..pipe import game_row, log, move, start, svc_of
 
 CITY = [("red@example.org", "Rae"), ("yellow@example.org", "Yul"), ("blue@example.org", "Bo")]
 
@@ -166,3 +169,25 @@ def test_the_audit_page_lists_its_checks_by_pages_and_checks_a_new_event(
     assert beyond.status_code == 404 and "its pages are 1 to" in beyond.get_data(as_text=True)
     new_head = log(app, public_id)[-1].seq
     assert f"{new_head + 1} events, hash chain intact" in after, "a stale report was shown"
+
+
+def test_a_row_changed_behind_the_servers_back_shows_on_the_audit_page_at_once(app, client):
+    public_id = start(app)
+    for _ in range(6):
+        move(app, public_id)
+    roll = [e for e in log(app, public_id) if e.kind == "roll"][-2]
+    sound = html.unescape(client.get(f"/games/{public_id}/audit").get_data(as_text=True))
+    forged = dict(roll.payload, values=[6, *roll.payload["values"][1:]])
+    if forged == roll.payload:
+        forged["values"] = [5, *roll.payload["values"][1:]]
+    with svc_of(app).db.write() as s:
+        s.execute(
+            update(Event)
+            .where(Event.game_id == game_row(app, public_id).id, Event.seq == roll.seq)
+            .values(payload=json.dumps(forged, separators=(",", ":"), sort_keys=True))
+        )
+
+    page = html.unescape(client.get(f"/games/{public_id}/audit").get_data(as_text=True))
+
+    assert "The log checks out" in sound
+    assert f"Problem at event {roll.seq} (roll)" in page
