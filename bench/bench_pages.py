@@ -171,13 +171,17 @@ def first_cpu(svc: Services, url: str) -> float:
 def cpu_of(client: Any, url: str) -> float:
     """This thread's CPU seconds for one request (which must succeed).
 
-    The garbage of what came before is collected first: a collection of it that happened
-    to fall in this request would be this benchmark's cost, not the page's.
+    Python's collection of reference cycles is held off while the request runs, and runs
+    between requests: its cost follows the whole process's heap (here the benchmark's
+    own, dozens of apps), not the page.
     """
-    gc.collect()
-    started = time.thread_time()
-    answer = client.get(url)
-    spent = time.thread_time() - started
+    gc.disable()
+    try:
+        started = time.thread_time()
+        answer = client.get(url)
+        spent = time.thread_time() - started
+    finally:
+        gc.enable()
     if answer.status_code != 200:
         raise SystemExit(f"GET {url}: {answer.status_code}\n{answer.get_data(as_text=True)}")
     return spent
@@ -191,9 +195,10 @@ def measure(
     for size in sizes:
         svc = services_on(folder / f"{subject.name}-{size}")
         built.append((svc, subject.build(svc, size)))
-    for svc, pages in built:  # the imports and the compiled templates of a running server
-        for url in pages.values():
-            first_cpu(svc, url)
+    warm = fresh_app(built[0][0])  # the imports and the compiled templates of a running server
+    for url in built[0][1].values():
+        cpu_of(warm.test_client(), url)
+    warm.extensions["pbem"].db.dispose()
     first: list[dict[str, list[float]]] = [{label: [] for label in pages} for _, pages in built]
     for _ in range(firsts):
         for label in built[0][1]:
