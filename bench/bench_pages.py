@@ -217,7 +217,7 @@ def measure(
     small, large = sizes
     click.echo(f"\n{subject.name}: {small:,} and {large:,} {subject.unit}, CPU ms per request"
                f" (first: the median of {firsts} fresh apps; each: of {repeat} requests after)")
-    click.echo(f"  {'page':<36} {'first':>15} {'exp':>5}   {'each':>15} {'exp':>5}  targets")
+    click.echo(f"  {'page':<40} {'first':>15} {'exp':>5}   {'each':>15} {'exp':>5}  targets")
     for label in built[0][1]:
         a, b = (statistics.median(f[label]) for f in first)
         c, d = (statistics.median(e[label]) for e in each)
@@ -225,7 +225,7 @@ def measure(
         if not label.endswith(EVERY):
             met = met and exponent(c, d, sizes) <= TARGET_EXPONENT
         click.echo(
-            f"  {label:<36} {a * 1e3:6.1f} {b * 1e3:8.1f} {exponent(a, b, sizes):5.2f}"
+            f"  {label:<40} {a * 1e3:6.1f} {b * 1e3:8.1f} {exponent(a, b, sizes):5.2f}"
             f"   {c * 1e3:6.1f} {d * 1e3:8.1f} {exponent(c, d, sizes):5.2f}"
             f"  {'met' if met else 'NOT MET'}"
         )
