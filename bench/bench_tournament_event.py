@@ -1,6 +1,7 @@
 """A whole tournament through the server: a 64-player, 7-round two-player Swiss simulated.
 
-Usage: python bench/bench_tournament_event.py [--players 64] [--rounds 7] [--kind K] [--dir PATH]
+Usage: python bench/bench_tournament_event.py [--quick] [--players 64] [--rounds 7] [--kind K]
+                                              [--dir PATH]
 
 `pbem tournament simulate` does it all through the service layer on a SQLite file (WAL,
 synchronous=FULL, as the server runs): create the event, enter the players, start it,
@@ -61,13 +62,19 @@ def engine_only(kind: str, games: int, seed: int) -> tuple[float, int]:
 
 
 @click.command()
-@click.option("--players", default=64, show_default=True)
-@click.option("--rounds", default=7, show_default=True)
+@click.option("--quick", is_flag=True, help="8 players, 2 rounds.")
+@click.option("--players", type=int, help="How many players (default 64).")
+@click.option("--rounds", type=int, help="How many rounds (default 7).")
 @click.option("--kind", default="martian-frisby", show_default=True)
 @click.option("--seed", default=1, show_default=True)
 @click.option("--dir", "folder", type=click.Path(file_okay=False, path_type=Path))
-def main(players: int, rounds: int, kind: str, seed: int, folder: Path | None) -> None:
+def main(
+    quick: bool, players: int | None, rounds: int | None, kind: str, seed: int,
+    folder: Path | None,
+) -> None:
     """Simulate the event through the server, then the same games in the engine alone."""
+    players = players or (8 if quick else 64)
+    rounds = rounds or (2 if quick else 7)
     with tempfile.TemporaryDirectory(dir=folder) as tmp:
         base = load_settings({"PBEM_INSTANCE_PATH": str(Path(tmp) / "instance"),
                               "PBEM_SECRET_KEY": "the benchmark key: 32 bytes or longer"})

@@ -101,14 +101,20 @@ def shown(entry: store.LogEntry) -> store.LogEntry:
 
 
 def visible_log(
-    rules: engine.Rules[Any], setup: store.Setup, log: list[store.LogEntry], now: Any = None
+    rules: engine.Rules[Any],
+    setup: store.Setup,
+    log: list[store.LogEntry],
+    now: Any = None,
+    start: Any = None,
 ) -> list[tuple[store.LogEntry, Any, bool]]:
     """Each entry with the state before it and whether it is still secret in the state `now`.
 
-    Without `now`, the log is folded to find it. A damaged log, one the rules refuse, is
-    folded up to the refused event; from there on every committed secret stays hidden.
+    The log is folded from `start`, the state before its first entry (a new game by
+    default, for a log from its setup). Without `now`, the log is folded to find it. A
+    damaged log, one the rules refuse, is folded up to the refused event; from there on
+    every committed secret stays hidden.
     """
-    state = rules.start(setup.seats, setup.options)
+    state = rules.start(setup.seats, setup.options) if start is None else start
     before: list[Any] = []
     refused: int | None = None
     for entry in log:
@@ -133,11 +139,18 @@ def visible_log(
 
 
 def history(
-    rules: engine.Rules[Any], setup: store.Setup, log: list[store.LogEntry], now: Any
+    rules: engine.Rules[Any],
+    setup: store.Setup,
+    log: list[store.LogEntry],
+    now: Any,
+    start: Any = None,
 ) -> tuple[list[dict[str, Any]], list[Any]]:
-    """One line per event (secrets hidden while secret), and the state after each event."""
+    """One line per event (secrets hidden while secret), and the state after each event.
+
+    `log` may be any run of events, with `start` the state before its first.
+    """
     lines = []
-    visible = visible_log(rules, setup, log, now)
+    visible = visible_log(rules, setup, log, now, start)
     for entry, before, hidden in visible:
         if hidden:
             public, text = shown(entry), secret_sentence(rules, before, entry)
@@ -150,10 +163,19 @@ def history(
 
 
 def public_log(
-    rules: engine.Rules[Any], setup: store.Setup, log: list[store.LogEntry], now: Any = None
+    rules: engine.Rules[Any],
+    setup: store.Setup,
+    log: list[store.LogEntry],
+    now: Any = None,
+    start: Any = None,
 ) -> list[store.LogEntry]:
-    """The log as anyone may see it in the state `now` (its end): secret payloads replaced."""
-    visible = visible_log(rules, setup, log, now)
+    """The log as anyone may see it in the state `now` (its end): secret payloads replaced.
+
+    `log` may be any run of events, with `start` the state before its first.
+    """
+    if setup.log_format >= 2 and all(entry.salt is None for entry in log):
+        return log  # format 2 salts every secret event: without a salt there is no secret
+    visible = visible_log(rules, setup, log, now, start)
     return [shown(entry) if hidden else entry for entry, _, hidden in visible]
 
 

@@ -4,11 +4,17 @@ from __future__ import annotations
 
 import pytest
 import sqlalchemy as sa
+from alembic import command
 from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
+from alembic.script import ScriptDirectory
 
 from pbem.db import Database, migrate
+from pbem.log import tally
 from pbem.models import Base
+
+from .pbem.log.test_tally import counted_from_scratch
+from .pbem.pipe import resign_until_over, start, svc_of
 
 
 @pytest.fixture(params=["sqlite", "postgresql"])
@@ -75,3 +81,22 @@ def test_sqlite_runs_in_wal_mode_with_full_sync(tmp_path):
             assert conn.exec_driver_sql("PRAGMA busy_timeout").scalar() >= 5000
     finally:
         db.dispose()
+
+
+def test_the_upgrade_that_keeps_dice_totals_counts_the_games_revealed_before_it(app):
+    resign_until_over(app, start(app))
+    resign_until_over(app, start(app))
+    engine = svc_of(app).db.engine
+    script = ScriptDirectory.from_config(migrate.alembic_config())
+    (counts,) = [r for r in script.walk_revisions() if r.path.endswith("_dice_counts.py")]
+    config = migrate.alembic_config()
+    with engine.begin() as conn:
+        config.attributes["connection"] = conn
+        command.downgrade(config, str(counts.down_revision))
+    try:
+        assert "dice_counts" not in sa.inspect(engine).get_table_names()
+    finally:
+        migrate.upgrade(engine)
+
+    with svc_of(app).db.read() as session:
+        assert tally.read(session) == counted_from_scratch(app) != {}

@@ -7,7 +7,7 @@ from typing import NoReturn
 import click
 
 from ..db import migrate
-from ..errors import Busy
+from ..errors import Busy, PbemError
 from ..services import Services, services
 
 
@@ -23,6 +23,32 @@ def player_arg(text: str) -> tuple[str, str | None]:
         name, _, email = text[:-1].partition("<")
         return email.strip(), name.strip() or None
     return text.strip(), None
+
+
+def upgraded_services() -> Services:
+    """The app's services, its database first brought to the schema this code expects.
+
+    For commands that set up a server of their own, as `pbem serve` does: on a fresh
+    instance they create the tables rather than stop.
+    """
+    svc = services()
+    current, head = migrate.revisions(svc.db.engine)
+    if current != head:
+        upgrade(svc)
+        where = svc.db.engine.url.render_as_string(hide_password=True)
+        was = "had no tables" if current is None else f"was at revision {current}"
+        click.echo(f"the database {where} {was}: upgraded to revision {head}"
+                   " (as `pbem db upgrade` does)", err=True)
+    return svc
+
+
+def upgrade(svc: Services) -> None:
+    """Apply every migration the database lacks; stop with the reason if it cannot be done."""
+    try:
+        with svc.db.turn():  # a migration writes: it takes its turn like any write
+            migrate.upgrade(svc.db.engine)
+    except PbemError as e:
+        fail(e)
 
 
 def ready_services() -> Services:

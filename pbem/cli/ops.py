@@ -13,13 +13,13 @@ from flask import Flask, current_app
 from flask.cli import with_appcontext
 from werkzeug.serving import run_simple
 
-from ..db import migrate
 from ..errors import PbemError
+from ..log import tally
 from ..mail import digest, outbox, outgoing, transport
 from ..play import chance, deadlines
 from ..services import services
 from ..tournaments.service import tick_all
-from .common import fail, ready_services
+from .common import fail, ready_services, upgrade
 
 
 @click.group()
@@ -31,13 +31,28 @@ def db() -> None:
 @with_appcontext
 def db_upgrade() -> None:
     """Apply every migration (creates the database on first use)."""
-    db = services().db
-    try:
-        with db.turn():  # a migration writes: it takes its turn like any write
-            migrate.upgrade(db.engine)
-    except PbemError as e:
-        fail(e)
+    upgrade(services())
     click.echo(f"database at head: {services().db.engine.url.render_as_string(hide_password=True)}")
+
+
+@db.command("recount-dice")
+@with_appcontext
+def db_recount_dice() -> None:
+    """Count every revealed die and shuffle again from the logs (the totals /audit/dice shows)."""
+    svc = ready_services()
+    before, after = svc.write(lambda session: (tally.recount(session), tally.read(session)))
+    dice = sum(n for (what, _, _), n in after.items() if what == "die")
+    shuffles = sum(n for (what, _, _), n in after.items() if what == "shuffle")
+    click.echo(f"counted {dice:,} dice and {shuffles:,} shuffles of the revealed games")
+    if before == after:
+        click.echo("the running totals were right")
+    else:
+        changed = sorted(key for key in before.keys() | after.keys() if before[key] != after[key])
+        click.echo(f"the running totals were wrong for {len(changed)} faces; corrected:")
+        for what, sides, face in changed:
+            name = f"{sides}-sided die, face {face}" if what == "die" else (
+                f"shuffle of {sides}, item {face} first")
+            click.echo(f"  {name}: {before[what, sides, face]:,} -> {after[what, sides, face]:,}")
 
 
 def deliver_forever(
@@ -86,11 +101,7 @@ def serve(host: str, port: int, debug: bool | None) -> None:
     """Migrate, then serve the app and deliver mail from this process."""
     app = current_app._get_current_object()  # type: ignore[attr-defined]
     svc = services()
-    try:
-        with svc.db.turn():
-            migrate.upgrade(svc.db.engine)
-    except PbemError as e:
-        fail(e)
+    upgrade(svc)
     app.debug = debug if debug is not None else svc.settings.smtp_url is None
     if "PBEM_BASE_URL" not in os.environ:
         # Without a configured base URL, mailed links point where this server listens.

@@ -19,7 +19,7 @@ from ..ratings.current import rating_of
 from ..services import Services
 from ..tournaments import directing, exports, mails, reports, service, simulate
 from ..tournaments.log import Held, load
-from .common import fail, player_arg, ready_services
+from .common import fail, player_arg, ready_services, upgraded_services
 from .formats import formats_command, known_system, settings_from, with_settings
 
 
@@ -226,7 +226,7 @@ def verify(target: str) -> None:
 def simulate_command(system: str, kind: str, players: int, tables: str | None,
                      seed: int, **settings: Any) -> None:
     """Play a whole event with the house bots through the service layer; show the outcome."""
-    svc = ready_services()
+    svc = upgraded_services()  # a fresh instance gets its tables, as `pbem serve` gives them
     settings["duplicate"] = settings["duplicate"] or None
     sizes = [int(n) for n in tables.split(",")] if tables else None
     try:

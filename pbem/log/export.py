@@ -16,7 +16,7 @@ import engine
 from ..errors import Rejected
 from ..models import DiceSecret, Event, Game, GameSeat, Player
 from ..text import json_storable
-from . import dice, store
+from . import dice, snapshots, store, tally
 from .chain import canonical_json, now_text
 
 
@@ -163,7 +163,8 @@ def import_game(
         raise Rejected(f"event {hidden} is still secret; only finished games are imported")
     rules = setup.rules()
     ruled = any(e.kind in ("adjudicate", "abort") for e in log)  # a director ended it
-    if not ruled and not isinstance(rules.pending(store.fold(rules, setup, log)), engine.Finished):
+    kept, end = snapshots.checkpoints(rules, setup, log)
+    if not ruled and not isinstance(rules.pending(end), engine.Finished):
         raise Rejected("the game in this log has not ended; only finished games are imported")
     game = Game(
         public_id=public_id,
@@ -187,4 +188,8 @@ def import_game(
         payload = canonical_json(e.payload)
         session.add(Event(game_id=game.id, seq=e.seq, kind=e.kind, seat=e.seat, payload=payload,
                           at=e.at, hash=e.hash, salt=e.salt))
+    for seq, state in kept:  # as if it had been played here: its history pages stay quick
+        snapshots.keep(session, game, seq, rules, state)
+    if any(e.kind == "reveal" for e in log):  # its dice join the totals as a reveal here does
+        tally.add(session, tally.counts_of((e.kind, e.payload) for e in log))
     return game

@@ -1,11 +1,13 @@
-"""Cached states: snapshot rows every N events and an in-process cache, both only caches."""
+"""Cached states: snapshot rows every N events and in-process caches by head, all only caches."""
 
 from __future__ import annotations
 
 import json
 import threading
+import weakref
 from collections import OrderedDict
-from typing import Any
+from collections.abc import Iterable
+from typing import Any, Generic, TypeVar
 
 from sqlalchemy import delete, select
 from sqlalchemy.orm import Session
@@ -14,9 +16,10 @@ import engine
 
 from ..models import Game, Snapshot
 from .chain import canonical_json
-from .store import Setup, entries, fold, load_setup
+from .store import LogEntry, Setup, entries, fold, load_setup
 
 SNAPSHOT_EVERY = 50
+T = TypeVar("T")
 
 
 def rebuild(session: Session, game: Game) -> tuple[Setup, Any]:
@@ -35,38 +38,55 @@ def rebuild(session: Session, game: Game) -> tuple[Setup, Any]:
     return setup, fold(rules, setup, entries(session, game, after=0))
 
 
-class StateCache:
-    """Recently built states by (game id, head seq, head hash): a cache, like snapshots.
+class HeadCache(Generic[T]):
+    """Values worked out from one exact log, by (game id, head seq, head hash): a cache.
 
-    A key names one exact log (the head hash covers every event), and states are immutable,
-    so a hit is always the state that replaying that log gives.
+    A key names one exact log (the head hash covers every event), and the values kept are
+    never changed, so a hit is always what working it out from that log again would give.
     """
+
+    every: weakref.WeakSet[HeadCache[Any]] = weakref.WeakSet()  # for a fresh start, in tests
 
     def __init__(self, size: int = 256) -> None:
         self.size = size
-        self._states: OrderedDict[tuple[int, int, str], tuple[Setup, Any]] = OrderedDict()
+        self._kept: OrderedDict[tuple[int, int, str], T] = OrderedDict()
         self._lock = threading.Lock()
+        HeadCache.every.add(self)
 
-    def get(self, game: Game) -> tuple[Setup, Any] | None:
-        """The cached setup and state at the game's head, if any."""
+    def get(self, game: Game) -> T | None:
+        """The value kept for the game's log as it is now, if any."""
         key = (game.id, game.head_seq, game.head_hash)
         with self._lock:
-            found = self._states.get(key)
+            found = self._kept.get(key)
             if found is not None:
-                self._states.move_to_end(key)
+                self._kept.move_to_end(key)
             return found
 
-    def put(self, game: Game, setup: Setup, state: Any) -> None:
-        """Remember the state at the game's head."""
+    def keep(self, game: Game, value: T) -> None:
+        """Remember a value worked out from the game's log as it is now."""
         with self._lock:
-            self._states[(game.id, game.head_seq, game.head_hash)] = (setup, state)
-            while len(self._states) > self.size:
-                self._states.popitem(last=False)
+            self._kept[(game.id, game.head_seq, game.head_hash)] = value
+            while len(self._kept) > self.size:
+                self._kept.popitem(last=False)
 
     def clear(self) -> None:
         """Forget everything."""
         with self._lock:
-            self._states.clear()
+            self._kept.clear()
+
+    @classmethod
+    def clear_every(cls) -> None:
+        """Forget everything in every cache of this process, as a fresh process would."""
+        for cache in list(cls.every):
+            cache.clear()
+
+
+class StateCache(HeadCache[tuple[Setup, Any]]):
+    """Recently built states with their setups, by game head."""
+
+    def put(self, game: Game, setup: Setup, state: Any) -> None:
+        """Remember the state at the game's head."""
+        self.keep(game, (setup, state))
 
 
 CACHE = StateCache()
@@ -84,14 +104,32 @@ def current(session: Session, game: Game) -> tuple[Setup, Any]:
 def maybe_snapshot(session: Session, game: Game, rules: engine.Rules[Any], state: Any) -> None:
     """Cache the state when the head crosses a multiple of SNAPSHOT_EVERY."""
     if game.head_seq % SNAPSHOT_EVERY == 0 and game.head_seq > 0:
-        session.merge(
-            Snapshot(
-                game_id=game.id,
-                seq=game.head_seq,
-                rules_version=rules.version,
-                state=canonical_json(rules.dump(state)),
-            )
+        keep(session, game, game.head_seq, rules, state)
+
+
+def keep(session: Session, game: Game, seq: int, rules: engine.Rules[Any], state: Any) -> None:
+    """Cache the state after event seq."""
+    session.merge(
+        Snapshot(
+            game_id=game.id,
+            seq=seq,
+            rules_version=rules.version,
+            state=canonical_json(rules.dump(state)),
         )
+    )
+
+
+def checkpoints(
+    rules: engine.Rules[Any], setup: Setup, log: Iterable[LogEntry]
+) -> tuple[list[tuple[int, Any]], Any]:
+    """The states after each event whose seq is a multiple of SNAPSHOT_EVERY, and at the end."""
+    state = rules.start(setup.seats, setup.options)
+    kept = []
+    for entry in log:
+        state = fold(rules, setup, (entry,), state)
+        if entry.seq % SNAPSHOT_EVERY == 0 and entry.seq > 0:
+            kept.append((entry.seq, state))
+    return kept, state
 
 
 def drop_snapshots(session: Session, game: Game) -> None:

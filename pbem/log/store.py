@@ -158,12 +158,19 @@ def append(
     return replace(entry, hash=digest)
 
 
-def entries(session: Session, game: Game, after: int = -1) -> list[LogEntry]:
-    """The game's events with seq > after, in order."""
-    rows = session.scalars(
-        select(Event).where(Event.game_id == game.id, Event.seq > after).order_by(Event.seq)
-    )
-    return [LogEntry.from_row(r) for r in rows]
+ENTRY_COLUMNS = (Event.seq, Event.kind, Event.seat, Event.payload, Event.at, Event.hash, Event.salt)
+
+
+def entries(
+    session: Session, game: Game, after: int = -1, through: int | None = None
+) -> list[LogEntry]:
+    """The game's events with after < seq <= through (to the head by default), in order."""
+    # Columns rather than ORM objects: the log is never updated, so there is nothing to track.
+    query = select(*ENTRY_COLUMNS).where(Event.game_id == game.id, Event.seq > after)
+    if through is not None:
+        query = query.where(Event.seq <= through)
+    rows = session.execute(query.order_by(Event.seq))
+    return [LogEntry(*row[:3], json.loads(row[3]), *row[4:]) for row in rows]
 
 
 def engine_event(entry: LogEntry) -> engine.Event | None:

@@ -2,6 +2,7 @@
 
 from .base import Base
 from .games import (
+    DiceCount,
     DiceSecret,
     DiceStream,
     Event,
@@ -19,6 +20,7 @@ from .tournaments import Tournament, TournamentEntrant, TournamentEvent, Tournam
 __all__ = [
     "Base",
     "Bounce",
+    "DiceCount",
     "DiceSecret",
     "DiceStream",
     "Event",

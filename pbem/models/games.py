@@ -1,10 +1,10 @@
-"""Players, games and their seats, the event log, snapshots, dice secrets, form nonces."""
+"""Players, games and their seats, the event log, snapshots, dice secrets and counts, nonces."""
 
 from __future__ import annotations
 
 from datetime import datetime
 
-from sqlalchemy import Boolean, DateTime, ForeignKey, Integer, String, Text, false
+from sqlalchemy import BigInteger, Boolean, DateTime, ForeignKey, Integer, String, Text, false
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
 from .base import Base, Id
@@ -129,6 +129,20 @@ class DiceStream(Base):
     name: Mapped[str] = mapped_column(String(64), primary_key=True)
     seed: Mapped[str] = mapped_column(String(64))
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class DiceCount(Base):
+    """How often a face came up on the revealed dice of one size (or an item came first in
+    the revealed shuffles of one size): running totals over every game whose seed is
+    revealed, added to in the transaction that reveals it.
+    """
+
+    __tablename__ = "dice_counts"
+
+    what: Mapped[str] = mapped_column(String(8), primary_key=True)  # die | shuffle
+    sides: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=False)
+    face: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=False)
+    count: Mapped[int] = mapped_column(BigInteger)
 
 
 class Submission(Base):

@@ -11,7 +11,7 @@ import engine
 
 from ..clock import utcnow
 from ..context import Context
-from ..log import dice, snapshots, store
+from ..log import dice, snapshots, store, tally
 from ..log.games import Loaded, seed_of
 from ..models import Event, Game
 
@@ -65,6 +65,7 @@ def reveal_when_ready(session: Session, game: Game) -> None:
         already = exists().where(Event.game_id == finished.id, Event.kind == "reveal")
         if finished.status != "active" and not session.scalar(select(already)):
             store.append(session, finished, "reveal", {"seed": seed_of(session, finished)})
+            tally.count_game(session, finished.id)
 
 
 def reveal_due(session: Session) -> int:

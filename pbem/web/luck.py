@@ -8,10 +8,10 @@ from flask import Blueprint, jsonify, render_template
 from sqlalchemy.orm import Session
 
 from ..errors import NotFound, NotYet
-from ..log import store
+from ..log import store, tally
 from ..log.games import Loaded, dice_held, games_of, load, loaded_from
+from ..log.snapshots import HeadCache
 from ..luck.core import luck
-from ..luck.revealed import REVEALED
 from ..models import Player
 from ..services import services
 from .helpers import check_open
@@ -21,13 +21,22 @@ api_bp = Blueprint("luck_api", __name__, url_prefix="/api")
 PLAYER_GAMES = 50  # the most recent finished games a player page reads the dice of
 
 
+# A finished game's luck never changes: worked out once per process and head.
+LUCK: HeadCache[luck.Luck] = HeadCache(size=1024)
+
+
 def game_luck(session: Session, loaded: Loaded) -> luck.Luck | None:
     """A finished game's luck per seat (None while it is played, or for a game without dice)."""
     if loaded.game.status == "active" or not luck.has_luck(loaded.setup.kind):
         return None
-    events = [store.engine_event(e) for e in store.entries(session, loaded.game)]
-    setup = loaded.setup
-    return luck.game_luck(setup.kind, setup.seats, setup.options, [e for e in events if e])
+    figures = LUCK.get(loaded.game)
+    if figures is None:
+        events = [store.engine_event(e) for e in store.entries(session, loaded.game)]
+        setup = loaded.setup
+        figures = luck.game_luck(setup.kind, setup.seats, setup.options, [e for e in events if e])
+        if figures is not None:
+            LUCK.keep(loaded.game, figures)
+    return figures
 
 
 def player_luck(session: Session, player: Player) -> list[dict[str, Any]]:
@@ -66,7 +75,7 @@ def player_luck(session: Session, player: Player) -> list[dict[str, Any]]:
 def dice_fairness() -> str:
     """Counts of every revealed die per size and shuffle, with chi-square tests."""
     with services().db.read() as session:
-        tests = REVEALED.of(session).tests(session)
+        tests = luck.fairness_of(*tally.by_size(tally.read(session)))
     return render_template("audit_dice.html", tests=tests)
 
 
@@ -100,7 +109,7 @@ def game_luck_json(public_id: str) -> Any:
 def dice_fairness_json() -> Any:
     """Counts of every revealed die per size and shuffle, with chi-square tests."""
     with services().db.read() as session:
-        tests = REVEALED.of(session).tests(session)
+        tests = luck.fairness_of(*tally.by_size(tally.read(session)))
     return jsonify(tests=[
         {
             "what": "shuffle" if t.shuffle else "die",

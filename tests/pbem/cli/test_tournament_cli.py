@@ -5,8 +5,11 @@ from __future__ import annotations
 import hashlib
 import json
 import re
+from dataclasses import replace
 
+from pbem.config import load_settings
 from pbem.log.chain import canonical_json
+from tests.conftest import make_app
 
 PLAYERS = ["Ann <ann@example.org>", "Bob <bob@example.org>", "cy@example.org",
            "di@example.org"]
@@ -108,3 +111,19 @@ def test_the_ratings_leaderboard_names_the_players(runner):
     run(runner, "tournament", "simulate", "round-robin", "martian-frisby", "--players", "3")
     board = run(runner, "ratings", "show", "--kind", "martian-frisby")
     assert board.exit_code == 0 and board.output.count("Sim 00") == 3
+
+
+def test_simulate_on_a_fresh_instance_creates_its_tables_and_says_so(tmp_path):
+    settings = load_settings({"PBEM_INSTANCE_PATH": str(tmp_path), "PBEM_SECRET_KEY": "k"})
+    fresh = make_app(replace(settings, database_url=f"sqlite:///{tmp_path / 'fresh.db'}"))
+    try:
+        result = fresh.test_cli_runner().invoke(
+            args=["tournament", "simulate", "swiss", "martian-frisby", "--players", "4",
+                  "--rounds", "1"]
+        )
+    finally:
+        fresh.extensions["pbem"].db.dispose()
+
+    assert result.exit_code == 0, result.output
+    assert "had no tables: upgraded to revision" in result.output
+    assert "standings after 2 results" in result.output

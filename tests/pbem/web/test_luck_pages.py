@@ -2,10 +2,7 @@
 
 from __future__ import annotations
 
-from collections import Counter
-
 from pbem.log.games import load
-from pbem.luck import revealed
 from pbem.luck.core import luck
 from pbem.play.start import start_game
 from pbem.tournaments import simulate
@@ -96,16 +93,3 @@ def test_the_dice_audit_adds_the_games_revealed_since_it_was_last_read(app, clie
     page = client.get("/audit/dice").get_data(as_text=True)
 
     assert f"6-sided dice: {len(values)} rolled" in page
-
-
-def test_the_dice_tally_counts_again_when_the_games_it_counted_are_gone(app):
-    public_id = finished_dice_game(app)
-    values = [v for e in log(app, public_id) if e.kind == "roll" for v in e.payload["values"]]
-    tally = revealed.Tally()
-    tally.games = {10**9}  # a game this database has never held
-    tally.faces = {6: Counter({1: 5})}
-
-    with svc_of(app).db.read() as session:
-        (test,) = tally.tests(session)
-
-    assert test.sides == 6 and test.total == len(values)

@@ -175,7 +175,7 @@ def test_history_steps_through_every_event_with_permalinks(app, client):
     assert client.get(f"/games/{public_id}/history/{head + 1}").status_code == 404
 
 
-def test_history_steps_from_move_to_move_and_lists_only_the_events_nearby(app, client):
+def test_history_steps_from_move_to_move_and_lists_only_the_events_of_its_page(app, client):
     public_id = start(app)
     for _ in range(30):
         move(app, public_id)
@@ -188,7 +188,8 @@ def test_history_steps_from_move_to_move_and_lists_only_the_events_nearby(app, c
     assert f'href="/games/{public_id}/history/{moves[9]}">◀◀ previous move' in page
     assert f'href="/games/{public_id}/history/{moves[11]}">next move ▶▶' in page
     listed = {int(n) for n in re.findall(r'<tr[^>]*id="e(\d+)"', page)}
-    assert listed == set(range(max(0, at - 25), min(entries[-1].seq, at + 25) + 1))
+    first = at - at % 50
+    assert listed == set(range(first, min(entries[-1].seq, first + 49) + 1))
     assert "to decide who starts" in client.get(f"/games/{public_id}/history/1").get_data(
         as_text=True
     )
