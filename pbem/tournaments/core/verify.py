@@ -89,12 +89,15 @@ def compare_tables(payload: Mapping[str, Any], derived: Plan) -> str:
 
 
 def compare_rest(payload: Mapping[str, Any], derived: Plan) -> str:
-    """Return how the byes or the inputs hash differ."""
+    """Return how the byes, the rematches named or the inputs hash differ."""
     logged = sorted((b.get("player"), b.get("points")) for b in payload.get("byes") or ()
                     if isinstance(b, Mapping))
     expected = sorted((b.player, b.points) for b in derived.byes)
     if logged != expected:
         return f"byes {logged}, derived {expected}"
+    rematches = [r.payload() for r in derived.rematches]
+    if (payload.get("rematches") or []) != rematches:
+        return f"rematches {payload.get('rematches') or []}, derived {rematches}"
     if payload.get("inputs") != derived.inputs:
         return f"inputs hash {payload.get('inputs')}, derived {derived.inputs}"
     return ""

@@ -10,6 +10,7 @@ from functools import lru_cache
 from ..contract import Format, Setting
 from ..designs import resolvable
 from ..errors import BadFormat
+from ..firsts import reseat
 from ..history import SEATS, History, history
 from ..model import Config, Tournament
 from ..pairing import penalty
@@ -129,7 +130,7 @@ def searched(players: Sequence[str], allowed: Sequence[int], count: int | None) 
 
 
 def table_schedule(
-    players: Sequence[str], allowed: Sequence[int], count: int | None
+    players: Sequence[str], allowed: Sequence[int], count: int | None, version: int = 2
 ) -> tuple[Round, ...]:
     """Return a round robin of tables: each pair meeting as evenly as the sizes allow."""
     n = len(players)
@@ -143,32 +144,40 @@ def table_schedule(
                      for r in range(count or n))
     else:
         rounds = searched(players, allowed, count)
+    if version >= 2:
+        seated = reseat(players, [rd.tables for rd in rounds])
+        return tuple(Round(tuple(tables), rd.out) for tables, rd in zip(seated, rounds,
+                                                                        strict=True))
     balance_seats(players, rounds)
     return tuple(rounds)
 
 
 def schedule(
-    players: Sequence[str], allowed: Sequence[int], rounds: int | None
+    players: Sequence[str], allowed: Sequence[int], rounds: int | None, version: int = 2
 ) -> tuple[Round, ...]:
     """Return the whole round robin of an event, from its seeding order."""
     if tuple(allowed) == (2,):
         return berger(players, double=rounds == 2)
-    return table_schedule(players, allowed, rounds)
+    return table_schedule(players, allowed, rounds, version)
 
 
 @lru_cache(maxsize=32)
 def kept_schedule(
-    players: tuple[str, ...], allowed: tuple[int, ...], rounds: int | None
+    players: tuple[str, ...], allowed: tuple[int, ...], rounds: int | None, version: int = 2
 ) -> tuple[Round, ...]:
     """Return a round robin's schedule (kept, since every round's plan needs it)."""
-    return schedule(players, allowed, rounds)
+    return schedule(players, allowed, rounds, version)
 
 
-def plan_round_robin(t: Tournament) -> Plan | None:
-    """Return the next round of the schedule; players who left are not paired."""
+def plan_round_robin(t: Tournament, version: int = 2) -> Plan | None:
+    """Return the next round of the schedule; players who left are not paired.
+
+    At tables, version 2 balances first seats over the whole schedule (`firsts.py`); version 1
+    balanced every seat position round by round.
+    """
     config = t.config
     rounds = kept_schedule(tuple(e.player for e in t.entrants), config.table_sizes,
-                           config.whole("rounds"))
+                           config.whole("rounds"), version)
     round_ = t.last_round() + 1
     if round_ > len(rounds):
         return None
@@ -204,6 +213,8 @@ class RoundRobin(Format):
     summary = "Round robin: every game at once"
     settings = (Setting("rounds", "Rounds", "1 single or 2 double (seats swapped)", example=1),)
     allows_duplicate = True
+    version = 2  # 2: first seats at tables balanced over the whole schedule
+    derives = (1,)
 
     def check(self, config: Config, where: str) -> None:
         """Two players meet once or twice."""
@@ -213,7 +224,12 @@ class RoundRobin(Format):
 
     def plan(self, t: Tournament, now: datetime, away: Collection[str]) -> Plan | None:
         """The next round of the schedule (asked until None, so all go out at once)."""
-        return plan_round_robin(t)
+        return plan_round_robin(t, self.version)
+
+    def plan_as(self, version: int, t: Tournament, now: datetime,
+                away: Collection[str]) -> Plan | None:
+        """Version 1 balanced the seats at tables round by round."""
+        return plan_round_robin(t, version)
 
     def is_over(self, t: Tournament) -> bool:
         """Every round of the schedule has been paired (and played)."""
