@@ -73,12 +73,6 @@ def schedule_history(players: Sequence[str], rounds: Sequence[Round]) -> History
     )
 
 
-def seated(players: Sequence[str], groups: Sequence[Sequence[str]], done: Sequence[Round]) -> Round:
-    """Return a round of these groups, each seated to balance seat positions so far."""
-    h = schedule_history(players, done)
-    return Round(tuple(seat_order(sorted(g, key=h.seeding.__getitem__), h)[0] for g in groups))
-
-
 def balance_seats(players: Sequence[str], rounds: list[Round]) -> None:
     """Reseat each table given all the other rounds, until no table changes."""
     for _ in range(REFINE_PASSES):
@@ -170,11 +164,8 @@ def kept_schedule(
 
 
 def plan_round_robin(t: Tournament, version: int = 2) -> Plan | None:
-    """Return the next round of the schedule; players who left are not paired.
-
-    At tables, version 2 balances first seats over the whole schedule (`firsts.py`); version 1
-    balanced every seat position round by round.
-    """
+    """Return the next round of the schedule; players who left are not paired (at tables,
+    version 2 balances first seats over the whole schedule, version 1 each round's seats)."""
     config = t.config
     rounds = kept_schedule(tuple(e.player for e in t.entrants), config.table_sizes,
                            config.whole("rounds"), version)
