@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import sys
 from pathlib import Path
 from typing import Any
@@ -195,22 +196,25 @@ def export_tournament(public_id: str, what: str, output: Path | None) -> None:
 @click.argument("target")
 @with_appcontext
 def verify(target: str) -> None:
-    """Check a tournament (id or exported log): chain, folding, and every pairing re-derived."""
+    """Check a tournament (id, or an exported log at any path): chain, folding, every pairing
+    re-derived and every result recomputed from its game."""
     svc = ready_services()
     path = Path(target)
     with svc.db.read() as session:
-        if path.suffix == ".jsonl" and path.exists():
+        if path.is_file():
             try:
-                report = exports.verify_text(session, path.read_text())
-            except ValueError as e:
-                fail(e)
+                report = exports.verify_text(session, path.read_text(encoding="utf-8"))
+            except (ValueError, OSError) as e:
+                fail(click.ClickException(f"{target}: {e}"))
+        elif path.suffix == ".jsonl" or os.sep in target:
+            fail(click.ClickException(f"there is no file {target!r}"))
         else:
             report = exports.verify_held(session, held_or_fail(svc, target))
     if report.problem:
         click.echo(f"FAILED at seq {report.seq}: {report.problem}", err=True)
         sys.exit(1)
-    click.echo(f"OK: {report.events} events, hash chain intact, {report.pairings} pairings "
-               f"re-derived alike, {report.results} results match their games")
+    for line in exports.verified_lines(report):
+        click.echo(line)
 
 
 @tournament.command("simulate")

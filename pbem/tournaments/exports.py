@@ -1,7 +1,8 @@
 """What a tournament gives out: results JSON, standings CSV, an ICS of deadlines, its log.
 
 And `verify`: the hash chain, the fold, every pairing re-derived from the log before it,
-every result against its game's log here, and the seeding against the revealed seed.
+every result recomputed from its game's log here (`recount`), in the order of the log, and
+the seeding against the revealed seed.
 """
 
 from __future__ import annotations
@@ -12,20 +13,21 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 
-from sqlalchemy import exists, select
+from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from .. import clock
 from ..log.chain import canonical_json, check_chain
 from ..log.games import dice_held, load
 from ..log.store import LogEntry
-from ..models import Event, Game
+from ..models import Game
 from .core import formats
 from .core.export import results, standings_csv
 from .core.fold import fold
 from .core.standings import standings
 from .core.verify import verify
 from .log import Held, core_events, entries
+from .recount import Witness
 from .service import seeding_order
 
 FORMAT = "pbem-tournament-log"
@@ -94,35 +96,41 @@ class Verified:
     results: int
     seq: int | None = None
     problem: str | None = None
+    recounted: int = 0  # results recomputed from their games here
+    elsewhere: tuple[str, ...] = ()  # games not on this server: their results are unchecked
+    withheld: tuple[str, ...] = ()  # ended games whose results wait for their dice stream
 
 
 def verify_log(session: Session, log: Sequence[LogEntry]) -> Verified:
     """Check a tournament log; name the first bad seq and why."""
     pairings = sum(1 for e in log if e.kind == "pair")
-    results_logged = [e for e in log if e.kind == "result"]
-    counts = (len(log), pairings, len(results_logged))
+    counts = (len(log), pairings, sum(1 for e in log if e.kind == "result"))
     chained = check_chain(log)
     if chained is not None:
         return Verified(*counts, chained.seq, chained.reason)
-    mismatch = verify(core_events(log))
+    witness = Witness(session)
+    mismatch = verify(core_events(log), witness)
+    found = (witness.checked, tuple(witness.elsewhere), waiting_for_dice(session, log))
     if mismatch is not None:
-        return Verified(*counts, mismatch.seq, mismatch.problem)
-    for entry in results_logged:
-        game = session.scalars(
-            select(Game).where(Game.public_id == str(entry.payload["game"]))
-        ).first()
-        if game is None:
-            continue  # another server's game: its own export verifies it
-        witnessed = select(exists().where(Event.game_id == game.id,
-                                          Event.hash == entry.payload["head"]))
-        if not session.scalar(witnessed):
-            return Verified(*counts, entry.seq,
-                            f"game {game.public_id}'s log has no event with hash "
-                            f"{str(entry.payload['head'])[:16]}: the result does not match it")
+        return Verified(*counts, mismatch.seq, mismatch.problem, *found)
     problem = check_seeding(log)
     if problem is not None:
-        return Verified(*counts, problem[0], problem[1])
-    return Verified(*counts)
+        return Verified(*counts, problem[0], problem[1], *found)
+    return Verified(*counts, None, None, *found)
+
+
+def waiting_for_dice(session: Session, log: Sequence[LogEntry]) -> tuple[str, ...]:
+    """Return the event's ended games with no result yet because their dice stream plays on."""
+    paired = {str(t.get("game")) for e in log if e.kind == "pair"
+              for t in e.payload.get("tables") or () if isinstance(t, dict)}
+    settled = {str(e.payload.get("game")) for e in log
+               if e.kind == "result" or e.payload.get("action") in ("annul", "undo")}
+    pending = sorted(paired - settled)
+    if not pending:
+        return ()
+    ended = session.scalars(select(Game).where(Game.public_id.in_(pending),
+                                               Game.status != "active"))
+    return tuple(sorted(g.public_id for g in ended if dice_held(session, g)))
 
 
 def check_seeding(log: Sequence[LogEntry]) -> tuple[int, str] | None:
@@ -163,3 +171,18 @@ def verify_text(session: Session, text: str) -> Verified:
     if not isinstance(header, dict) or header.get("format") != FORMAT:
         raise ValueError(f"line 1 is not a {FORMAT} header")
     return verify_log(session, log)
+
+
+def verified_lines(report: Verified) -> list[str]:
+    """Say what a verify that found no problem checked, and what it could not."""
+    lines = [f"OK: {report.events} events, hash chain intact, {report.pairings} pairings "
+             f"re-derived alike, {report.recounted} of {report.results} results recomputed "
+             "alike from their games"]
+    if report.elsewhere:
+        shown = ", ".join(report.elsewhere[:5]) + (", ..." if len(report.elsewhere) > 5 else "")
+        lines.append(f"{len(report.elsewhere)} results not checked: their games are not on "
+                     f"this server ({shown}); import the games' logs to check them")
+    if report.withheld:
+        lines.append(f"{len(report.withheld)} ended games have no result yet: it is logged when "
+                     f"the last table of their dice stream ends ({', '.join(report.withheld)})")
+    return lines

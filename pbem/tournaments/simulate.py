@@ -54,7 +54,8 @@ class Report:
             *self.lines_of_standings,
             "",
             f"{self.games} games, {self.moves} moves in {self.seconds:.1f} s",
-            f"fairness: {len(f.rematches)} rematches, score spread at tables "
+            f"fairness: {f.rematch_games} rematches ({f.rematch_rate:.0%} of pairings), "
+            f"score spread at tables "
             f"{f.mean_spread:.2f} on average ({f.largest_spread:.2f} at most), "
             f"seat imbalance {f.seat_imbalance}, byes {sum(n for _, n in f.byes)}",
             *self.notes,

@@ -52,6 +52,7 @@ class Format(ABC):
     summary: str  # one line for the new-event form
     settings: tuple[Setting, ...] = ()
     version: int = 1  # raised whenever the same log would be paired differently
+    derives: tuple[int, ...] = ()  # earlier versions `plan_as` still pairs by, for verify
     has_rounds: bool = True  # pair events carry a round number (False: their round is null)
     round_by_round: bool = False  # a round is paired once the one before is over
     allows_duplicate: bool = False  # the tables of a round may share one deal of dice
@@ -94,14 +95,21 @@ class Format(ABC):
         `verify` for every logged pairing, so it must be a function of its arguments alone.
         """
 
+    def plan_as(self, version: int, t: Tournament, now: datetime,
+                away: Collection[str]) -> Plan | None:
+        """Return the plan an earlier version of the algorithm (one of `derives`) made, so that
+        `verify` re-derives pair events logged before the version was raised."""
+        return self.plan(t, now, away)
+
     @abstractmethod
     def is_over(self, t: Tournament) -> bool:
         """Tell whether nothing is left to pair (asked once every paired game has ended)."""
 
-    def algorithm(self, config: Config) -> str:
-        """Return the name and version of the pairing algorithm that pair events record."""
+    def algorithm(self, config: Config, version: int | None = None) -> str:
+        """Return the name and version (by default the current one) of the pairing algorithm
+        that pair events record."""
         shape = "pairs" if config.two_player else "tables"
-        return f"pbem-{self.system}-{shape}/{self.version}"
+        return f"pbem-{self.system}-{shape}/{self.version if version is None else version}"
 
     def forecast(self, t: Tournament, now: datetime, open_end: datetime,
                  step: timedelta) -> datetime:

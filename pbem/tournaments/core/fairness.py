@@ -21,6 +21,17 @@ class Fairness:
     smallest_table: int
 
     @property
+    def rematch_games(self) -> int:
+        """Return how many games paired two players who had met before."""
+        return sum(n - 1 for _, _, n in self.rematches)
+
+    @property
+    def rematch_rate(self) -> float:
+        """Return the share of games that were rematches (0 when there were none)."""
+        games = sum(count * times for times, count in self.meetings)
+        return self.rematch_games / games if games else 0.0
+
+    @property
     def largest_spread(self) -> float:
         """Return the widest score spread any table had when it was paired."""
         return max((spread for _, spread in self.spreads), default=0.0)

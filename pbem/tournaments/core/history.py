@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from .model import Tournament
 from .scoring import totals
@@ -23,6 +23,7 @@ class History:
     ratings: Mapping[str, float | None]
     forbidden: frozenset[tuple[str, str]]
     seeding: Mapping[str, int]
+    colours: Mapping[str, tuple[int, ...]] = field(default_factory=dict)  # see colours.py
 
     def times_met(self, a: str, b: str) -> int:
         """Return how often two players have been paired together."""
@@ -43,6 +44,7 @@ def history(t: Tournament) -> History:
     met: dict[str, dict[str, int]] = {p: {} for p in players}
     seats = {p: [0] * SEATS for p in players}
     balance = dict.fromkeys(players, 0)
+    colours: dict[str, list[int]] = {p: [] for p in players}
     for seating in (table.seats for table in t.tables):
         for i, player in enumerate(seating):
             seats[player][i] += 1
@@ -53,6 +55,8 @@ def history(t: Tournament) -> History:
         if len(seating) == 2:
             balance[seating[0]] += 1
             balance[seating[1]] -= 1
+            colours[seating[0]].append(1)
+            colours[seating[1]].append(-1)
     byes = dict.fromkeys(players, 0)
     for bye in t.byes:
         if bye.points > 0:
@@ -66,4 +70,5 @@ def history(t: Tournament) -> History:
         ratings={e.player: e.rating for e in t.entrants},
         forbidden=frozenset(t.forbidden),
         seeding=dict(t.seeding),
+        colours={p: tuple(c) for p, c in colours.items()},
     )

@@ -47,6 +47,19 @@ class PlannedBye:
 
 
 @dataclass(frozen=True)
+class Rematch:
+    """Two players paired again because no other pairing was possible, and why."""
+
+    players: tuple[str, str]
+    meeting: int  # which meeting this is: 2 for the first rematch
+    why: str
+
+    def payload(self) -> dict[str, Any]:
+        """Return it as the pair event logs it."""
+        return {"players": list(self.players), "meeting": self.meeting, "why": self.why}
+
+
+@dataclass(frozen=True)
 class Plan:
     """What to pair now: tables as seat tuples, byes, each table's penalty, and why."""
 
@@ -58,13 +71,14 @@ class Plan:
     away: tuple[str, ...]
     inputs: str
     algorithm: str
+    rematches: tuple[Rematch, ...] = ()  # logged in the pair event when there are any
 
     def payload(self, games: Sequence[str]) -> dict[str, Any]:
         """Return the `pair` event payload, given the ids of the games the server started."""
         if len(games) != len(self.tables):
             raise ValueError(f"{len(self.tables)} tables need {len(self.tables)} game ids, "
                              f"got {len(games)}")
-        return {
+        payload = {
             "round": self.round,
             "tables": [{"game": g, "seats": list(s)} for g, s in zip(games, self.tables,
                                                                       strict=True)],
@@ -73,6 +87,9 @@ class Plan:
             "inputs": self.inputs,
             "algorithm": self.algorithm,
         }
+        if self.rematches:
+            payload["rematches"] = [r.payload() for r in self.rematches]
+        return payload
 
 
 def canonical_json(value: Any) -> str:
@@ -129,7 +146,7 @@ def inputs_hash(t: Tournament, round_: int | None, away: Sequence[str], algorith
 def make_plan(
     t: Tournament, round_: int | None, tables: Sequence[Sequence[str]],
     byes: Sequence[PlannedBye], penalties: Sequence[Penalty], notes: Sequence[str],
-    away: Sequence[str] = (),
+    away: Sequence[str] = (), rematches: Sequence[Rematch] = (),
 ) -> Plan:
     """Return a format's plan; the registry stamps it with its inputs' hash and algorithm."""
     return Plan(
@@ -141,6 +158,7 @@ def make_plan(
         away=tuple(away),
         inputs="",
         algorithm="",
+        rematches=tuple(rematches),
     )
 
 

@@ -1,8 +1,13 @@
-"""Re-derive every `pair` event of a log from the events before it, and check the close."""
+"""Re-derive every `pair` event of a log from the events before it, check each result, the close.
+
+The core cannot read a game's log; the server hands `verify` a `Witness`, which recomputes a
+`result` (or a director's adjudication) from its game and says how it differs. Every check is
+made in the order of the log, so the first event that differs is the one named.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -13,6 +18,10 @@ from .fold import apply
 from .formats import plan
 from .model import Event, Tournament
 from .plans import Plan
+
+# Given a `result` or `director` event and the tournament before it: how it differs from its
+# game ('' when it does not, or when the witness cannot tell).
+Witness = Callable[[Event, Tournament], str]
 
 
 @dataclass(frozen=True)
@@ -26,13 +35,18 @@ class Mismatch:
         return f"event {self.seq}: {self.problem}"
 
 
-def verify(events: Iterable[Event]) -> Mismatch | None:
-    """Return the first `pair` (or `close`) event that differs from a re-derivation, or None."""
+def verify(events: Iterable[Event], witness: Witness | None = None) -> Mismatch | None:
+    """Return the first `pair`, `close` (or, with a witness, `result`) event that differs from
+    a re-derivation, or None."""
     draft = Draft()
     for event in events:
         try:
             if event.kind == "pair" and draft.started_at is not None:
                 problem = compare_pair(event, draft.freeze())
+                if problem:
+                    return Mismatch(event.seq, problem)
+            if witness is not None and event.kind in ("result", "director") and draft.config:
+                problem = witness(event, draft.freeze())
                 if problem:
                     return Mismatch(event.seq, problem)
             if event.kind == "close" and draft.started_at is not None:
@@ -49,7 +63,7 @@ def compare_pair(event: Event, t: Tournament) -> str:
     """Return how a logged pairing differs from the plan for the same state ('' if it does not)."""
     payload = event.payload
     away = frozenset(p for p in payload.get("away") or () if isinstance(p, str))
-    derived = plan(t, event.at, away)
+    derived = plan(t, event.at, away, payload.get("algorithm"))
     if derived is None:
         return (f"no pairing was due at {event.at.isoformat()}, but round "
                 f"{payload.get('round')} was paired")
@@ -75,12 +89,15 @@ def compare_tables(payload: Mapping[str, Any], derived: Plan) -> str:
 
 
 def compare_rest(payload: Mapping[str, Any], derived: Plan) -> str:
-    """Return how the byes or the inputs hash differ."""
+    """Return how the byes, the rematches named or the inputs hash differ."""
     logged = sorted((b.get("player"), b.get("points")) for b in payload.get("byes") or ()
                     if isinstance(b, Mapping))
     expected = sorted((b.player, b.points) for b in derived.byes)
     if logged != expected:
         return f"byes {logged}, derived {expected}"
+    rematches = [r.payload() for r in derived.rematches]
+    if (payload.get("rematches") or []) != rematches:
+        return f"rematches {payload.get('rematches') or []}, derived {rematches}"
     if payload.get("inputs") != derived.inputs:
         return f"inputs hash {payload.get('inputs')}, derived {derived.inputs}"
     return ""

@@ -34,8 +34,10 @@ def run(
     log: Log, seed: int, *, hooks: dict[int, Hook] | None = None,
     away: Callable[[int], Collection[str]] = lambda step: (), max_steps: int = 3000,
     on_plan: Callable[[Tournament, Plan], None] | None = None, timeouts: float = 0.1,
+    algorithm: str | None = None,
 ) -> Log:
-    """Drive an event to its end; `hooks` act at given steps, `away` says who is away when."""
+    """Drive an event to its end; `hooks` act at given steps, `away` says who is away when;
+    `algorithm` names an earlier pairing version to pair by (the current one by default)."""
     rng = random.Random(seed)
     for step in range(max_steps):
         if hooks and step in hooks:
@@ -43,7 +45,7 @@ def run(
         t = log.tournament()
         if is_over(t):
             return log
-        p = plan(t, log.now, frozenset(away(step)))
+        p = plan(t, log.now, frozenset(away(step)), algorithm)
         if p is not None:
             if on_plan is not None:
                 on_plan(t, p)

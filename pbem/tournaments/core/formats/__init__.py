@@ -129,13 +129,23 @@ def unregister(system: str) -> None:
     _registry = {k: v for k, v in _registry_now().items() if k != system}
 
 
-def plan(t: Tournament, now: datetime, away: Collection[str] = frozenset()) -> Plan | None:
-    """Return what to pair now, stamped with its algorithm and inputs, or None."""
+def plan(t: Tournament, now: datetime, away: Collection[str] = frozenset(),
+         algorithm: str | None = None) -> Plan | None:
+    """Return what to pair now, stamped with its algorithm and inputs, or None.
+
+    `verify` names the algorithm a pair event recorded: when it is an earlier version the
+    format still derives, that version plans; otherwise (and by default) the current one.
+    """
     if not t.started or t.closed:
         return None
     fmt = format_of(t)
-    proposed = fmt.plan(t, now, away)
-    return None if proposed is None else stamp(t, proposed, fmt.algorithm(t.config))
+    older = [v for v in fmt.derives if algorithm and fmt.algorithm(t.config, v) == algorithm]
+    if older:
+        proposed = fmt.plan_as(older[0], t, now, away)
+        name = fmt.algorithm(t.config, older[0])
+    else:
+        proposed, name = fmt.plan(t, now, away), fmt.algorithm(t.config)
+    return None if proposed is None else stamp(t, proposed, name)
 
 
 def unfinished(t: Tournament) -> tuple[Table, ...]:

@@ -77,8 +77,13 @@ def snake(players: Sequence[str], sizes: Sequence[int]) -> list[list[str]]:
     return tables
 
 
-def plan_tables(t: Tournament) -> Plan | None:
-    """Return the next knockout round of tables (or a replay of an annulled table)."""
+def plan_tables(t: Tournament, version: int = 2) -> Plan | None:
+    """Return the next knockout round of tables (or a replay of an annulled table).
+
+    Whoever cannot be seated goes on with a bye: from version 2 the best seeds among those
+    with the fewest byes so far (nobody has a second before everyone has had one); version 1
+    gave them to the top seeds every round.
+    """
     now = stage(t)
     if now.over or now.waiting:
         return None
@@ -100,11 +105,16 @@ def plan_tables(t: Tournament) -> Plan | None:
         players += extra
     else:
         sizes = table_sizes(len(players), allowed)
-    resting = players[:len(players) - sum(sizes)]
+    count = len(players) - sum(sizes)
+    if version >= 2:
+        resting = sorted(players, key=lambda p: (h.byes[p], t.seeding[p]))[:count]
+        why = "the best seed among those with the fewest byes"
+    else:
+        resting, why = players[:count], "a top seed nobody could be seated with"
     byes = [PlannedBye(p, 1.0) for p in resting]
-    notes += [f"{names[p]} goes on with a bye (a top seed nobody could be seated with)"
-              for p in resting]
-    dealt = snake(sorted(players[len(resting):], key=t.seeding.__getitem__), sizes)
+    notes += [f"{names[p]} goes on with a bye ({why})" for p in resting]
+    seated = [p for p in players if p not in resting]
+    dealt = snake(sorted(seated, key=t.seeding.__getitem__), sizes)
     tables = [seat_order(table, h)[0] for table in dealt]
     return make_plan(t, now.round, tables, byes, [search.penalty(x) for x in tables], notes)
 

@@ -160,6 +160,8 @@ class Knockout(Format):
                         "how many of each table go on, at tables",
                         most=7, example=1),)
     round_by_round = True
+    version = 2  # 2: at tables, nobody has a second bye before everyone has had one
+    derives = (1,)
 
     def check(self, config: Config, where: str) -> None:
         """Two players: the winner goes on; tables: the top k, fewer than a table seats."""
@@ -174,7 +176,12 @@ class Knockout(Format):
 
     def plan(self, t: Tournament, now: datetime, away: Collection[str]) -> Plan | None:
         """The bracket's next games, or the next round of tables."""
-        return plan_two_player(t) if t.config.two_player else elimination.plan_tables(t)
+        return self.plan_as(self.version, t, now, away)
+
+    def plan_as(self, version: int, t: Tournament, now: datetime,
+                away: Collection[str]) -> Plan | None:
+        """Version 1 gave the byes at tables to the top seeds every round."""
+        return plan_two_player(t) if t.config.two_player else elimination.plan_tables(t, version)
 
     def is_over(self, t: Tournament) -> bool:
         """A champion, or the final table played."""

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import math
-from collections.abc import Collection, Set
+from collections.abc import Collection, Sequence, Set
 from datetime import datetime, timedelta
 
 from ..contract import Format, Setting
@@ -11,15 +11,17 @@ from ..draft import Draft
 from ..errors import BadFormat, IllegalEvent, utc
 from ..history import history
 from ..model import Config, Tournament
-from ..plans import Plan, make_plan
+from ..plans import Penalty, Plan, Rematch, make_plan
 from ..seating import seat_pool, table_sizes
+from .fresh import pair_anew
 
 # A player is free when active, not away, playing fewer than c games and with fewer than G games
 # played or going. The free players are paired when at least P are free, when the longest-waiting
 # free player has waited W hours, or when nobody else could join them (every player with games left
 # is free already). A player waits from the last time their games changed: the start, their latest
 # pairing or their latest finished game. When the free players do not fill whole tables (or an even
-# number of pairs), those who became free last wait for the next tick.
+# number of pairs), those who became free last wait for the next tick. From version 2 a pair that
+# has met is not paired again while anyone else could still join them (see `fresh.py`).
 
 
 def going(t: Tournament, player: str) -> int:
@@ -49,7 +51,8 @@ def waiting_since(t: Tournament, player: str) -> datetime:
     return max(moments)
 
 
-def plan_rolling(t: Tournament, now: datetime, away: Collection[str]) -> Plan | None:
+def plan_rolling(t: Tournament, now: datetime, away: Collection[str],
+                 version: int = 2) -> Plan | None:
     """Return the tables to start now among the free players, or None when none are due."""
     config, now = t.config, utc(now)
     active = t.active()
@@ -70,17 +73,27 @@ def plan_rolling(t: Tournament, now: datetime, away: Collection[str]) -> Plan | 
         return None
     h = history(t)
     queue = sorted(free, key=lambda p: (since[p], h.seeding[p]))
-    sizes = table_sizes(len(free), config.table_sizes)
-    chosen, waiting = queue[:sum(sizes)], queue[sum(sizes):]
-    tables, penalties = seat_pool(h.by_standing(chosen), sizes, h)
     names = {e.player: e.name for e in t.entrants}
     notes = [f"{len(free)} free players; waiting longest since {longest.isoformat()}"]
+    rematches: list[Rematch] = []
+    tables: Sequence[tuple[str, ...]]
+    penalties: Sequence[Penalty]
+    if version >= 2:
+        late = {p: now - since[p] >= timedelta(hours=wait) for p in free} if wait else {}
+        tables, penalties, waiting, rematches, held = pair_anew(t, h, queue, alone, late)
+        notes += held
+    else:
+        sizes = table_sizes(len(free), config.table_sizes)
+        chosen, waiting = queue[:sum(sizes)], queue[sum(sizes):]
+        tables, penalties = seat_pool(h.by_standing(chosen), sizes, h)
+    if not tables:
+        return None
     notes += [f"{names[p]} waits for the next pairing (free since {since[p].isoformat()})"
               for p in waiting]
     notes += [f"{names[p]} is away and is not paired" for p in active
               if p in away and is_free(t, p)]
     resting = [p for p in active if p in away]
-    return make_plan(t, None, tables, (), penalties, notes, resting)
+    return make_plan(t, None, tables, (), penalties, notes, resting, rematches)
 
 
 class RollingSwiss(Format):
@@ -100,6 +113,8 @@ class RollingSwiss(Format):
                 "waiting free player has waited this long", whole=False, unit="hours", most=720),
     )
     has_rounds = False
+    version = 2  # 2: no rematch while avoidable; two players by FIDE's colour rules
+    derives = (1,)
 
     def check(self, config: Config, where: str) -> None:
         """G and c are needed; P is at least a table; W is positive."""
@@ -129,7 +144,12 @@ class RollingSwiss(Format):
 
     def plan(self, t: Tournament, now: datetime, away: Collection[str]) -> Plan | None:
         """The free players, once enough are free or one has waited long enough."""
-        return plan_rolling(t, now, away)
+        return plan_rolling(t, now, away, self.version)
+
+    def plan_as(self, version: int, t: Tournament, now: datetime,
+                away: Collection[str]) -> Plan | None:
+        """Version 1 paired the free players even when they had met, whoever else was due."""
+        return plan_rolling(t, now, away, version)
 
     def is_over(self, t: Tournament) -> bool:
         """Fewer players with games left than one table seats."""

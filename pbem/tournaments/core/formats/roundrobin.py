@@ -10,6 +10,7 @@ from functools import lru_cache
 from ..contract import Format, Setting
 from ..designs import resolvable
 from ..errors import BadFormat
+from ..firsts import reseat
 from ..history import SEATS, History, history
 from ..model import Config, Tournament
 from ..pairing import penalty
@@ -72,12 +73,6 @@ def schedule_history(players: Sequence[str], rounds: Sequence[Round]) -> History
     )
 
 
-def seated(players: Sequence[str], groups: Sequence[Sequence[str]], done: Sequence[Round]) -> Round:
-    """Return a round of these groups, each seated to balance seat positions so far."""
-    h = schedule_history(players, done)
-    return Round(tuple(seat_order(sorted(g, key=h.seeding.__getitem__), h)[0] for g in groups))
-
-
 def balance_seats(players: Sequence[str], rounds: list[Round]) -> None:
     """Reseat each table given all the other rounds, until no table changes."""
     for _ in range(REFINE_PASSES):
@@ -129,7 +124,7 @@ def searched(players: Sequence[str], allowed: Sequence[int], count: int | None) 
 
 
 def table_schedule(
-    players: Sequence[str], allowed: Sequence[int], count: int | None
+    players: Sequence[str], allowed: Sequence[int], count: int | None, version: int = 2
 ) -> tuple[Round, ...]:
     """Return a round robin of tables: each pair meeting as evenly as the sizes allow."""
     n = len(players)
@@ -143,32 +138,37 @@ def table_schedule(
                      for r in range(count or n))
     else:
         rounds = searched(players, allowed, count)
+    if version >= 2:
+        seated = reseat(players, [rd.tables for rd in rounds])
+        return tuple(Round(tuple(tables), rd.out) for tables, rd in zip(seated, rounds,
+                                                                        strict=True))
     balance_seats(players, rounds)
     return tuple(rounds)
 
 
 def schedule(
-    players: Sequence[str], allowed: Sequence[int], rounds: int | None
+    players: Sequence[str], allowed: Sequence[int], rounds: int | None, version: int = 2
 ) -> tuple[Round, ...]:
     """Return the whole round robin of an event, from its seeding order."""
     if tuple(allowed) == (2,):
         return berger(players, double=rounds == 2)
-    return table_schedule(players, allowed, rounds)
+    return table_schedule(players, allowed, rounds, version)
 
 
 @lru_cache(maxsize=32)
 def kept_schedule(
-    players: tuple[str, ...], allowed: tuple[int, ...], rounds: int | None
+    players: tuple[str, ...], allowed: tuple[int, ...], rounds: int | None, version: int = 2
 ) -> tuple[Round, ...]:
     """Return a round robin's schedule (kept, since every round's plan needs it)."""
-    return schedule(players, allowed, rounds)
+    return schedule(players, allowed, rounds, version)
 
 
-def plan_round_robin(t: Tournament) -> Plan | None:
-    """Return the next round of the schedule; players who left are not paired."""
+def plan_round_robin(t: Tournament, version: int = 2) -> Plan | None:
+    """Return the next round of the schedule; players who left are not paired (at tables,
+    version 2 balances first seats over the whole schedule, version 1 each round's seats)."""
     config = t.config
     rounds = kept_schedule(tuple(e.player for e in t.entrants), config.table_sizes,
-                           config.whole("rounds"))
+                           config.whole("rounds"), version)
     round_ = t.last_round() + 1
     if round_ > len(rounds):
         return None
@@ -205,6 +205,8 @@ class RoundRobin(Format):
     settings = (Setting("rounds", "Rounds", "1 single or 2 double (seats swapped)", most=30,
                         example=1),)
     allows_duplicate = True
+    version = 2  # 2: first seats at tables balanced over the whole schedule
+    derives = (1,)
 
     def most_entrants(self, config: Config) -> int:
         """Every game of a round robin is started at once: at most 64 entrants."""
@@ -218,7 +220,12 @@ class RoundRobin(Format):
 
     def plan(self, t: Tournament, now: datetime, away: Collection[str]) -> Plan | None:
         """The next round of the schedule (asked until None, so all go out at once)."""
-        return plan_round_robin(t)
+        return plan_round_robin(t, self.version)
+
+    def plan_as(self, version: int, t: Tournament, now: datetime,
+                away: Collection[str]) -> Plan | None:
+        """Version 1 balanced the seats at tables round by round."""
+        return plan_round_robin(t, version)
 
     def is_over(self, t: Tournament) -> bool:
         """Every round of the schedule has been paired (and played)."""

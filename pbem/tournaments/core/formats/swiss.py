@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Collection
 from datetime import datetime, timedelta
 
-from .. import pairing
+from .. import dutch, pairing
 from ..contract import Format, Setting
 from ..draft import Draft
 from ..errors import BadFormat, IllegalEvent
@@ -18,8 +18,11 @@ from ..seating import seat_pool, table_sizes
 ROUNDS = Setting("rounds", "Rounds", "how many", most=30, example=3)
 
 
-def plan_swiss(t: Tournament, away: Collection[str]) -> Plan | None:
-    """Return the next Swiss round, or None while a round is open or when all are played."""
+def plan_swiss(t: Tournament, away: Collection[str], version: int = 2) -> Plan | None:
+    """Return the next Swiss round, or None while a round is open or when all are played.
+
+    Two players from version 2: FIDE's colour rules, and the bye chosen with the pairs.
+    """
     last, rounds = t.last_round(), t.config.whole("rounds")
     if rounds is None or last >= rounds or (last and t.open_tables(last)):
         return None
@@ -30,14 +33,26 @@ def plan_swiss(t: Tournament, away: Collection[str]) -> Plan | None:
     pool = h.by_standing(p for p in t.active() if p not in away)
     byes = [PlannedBye(p, 0.0) for p in resting]
     notes = [f"{names[p]} is away and sits round {round_} out (0 points)" for p in resting]
-    sizes = table_sizes(len(pool), t.config.table_sizes)
     points = bye_points(t)
-    for player in choose_byes(pool, len(pool) - sum(sizes), h):
+    why = "the lowest score among those with the fewest byes"
+    if version >= 2 and t.config.two_player:
+        fewest = min((h.byes[p] for p in pool), default=0)
+        pairs, left = dutch.pair_players(pool, h, [p for p in reversed(pool)
+                                                   if h.byes[p] == fewest])
+        tables: tuple[tuple[str, ...], ...] = pairs
+        penalties = tuple(pairing.penalty(a, b, h) for a, b in pairs)
+        chosen = [] if left is None else [left]
+        if left is not None and left != pairing.choose_bye(pool, h):
+            why = ("the lowest among those with the fewest byes whom the others can be paired "
+                   "without, with no rematch and no colour beyond the limits")
+    else:
+        sizes = table_sizes(len(pool), t.config.table_sizes)
+        chosen = choose_byes(pool, len(pool) - sum(sizes), h)
+        tables, penalties = seat_pool(pool, sizes, h)
+    for player in chosen:
         byes.append(PlannedBye(player, points))
         notes.append(f"{names[player]} gets the bye ({points:g} point"
-                     f"{'' if points == 1 else 's'}): the lowest score among those with the "
-                     "fewest byes")
-    tables, penalties = seat_pool(pool, sizes, h)
+                     f"{'' if points == 1 else 's'}): {why}")
     return make_plan(t, round_, tables, byes, penalties, notes, resting)
 
 
@@ -60,6 +75,8 @@ class Swiss(Format):
     settings = (ROUNDS,)
     round_by_round = True
     allows_duplicate = True
+    version = 2  # 2: two players by FIDE's colour rules, the bye chosen with the pairs
+    derives = (1,)
 
     def check(self, config: Config, where: str) -> None:
         """A Swiss needs its number of rounds."""
@@ -75,7 +92,12 @@ class Swiss(Format):
 
     def plan(self, t: Tournament, now: datetime, away: Collection[str]) -> Plan | None:
         """The next round, once the last one is over."""
-        return plan_swiss(t, away)
+        return plan_swiss(t, away, self.version)
+
+    def plan_as(self, version: int, t: Tournament, now: datetime,
+                away: Collection[str]) -> Plan | None:
+        """Version 1 paired two players with the first-seat balance as a weight only."""
+        return plan_swiss(t, away, version)
 
     def is_over(self, t: Tournament) -> bool:
         """Every round has been paired (and played)."""
