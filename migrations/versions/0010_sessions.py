@@ -37,5 +37,4 @@ def downgrade() -> None:
     op.drop_index(op.f("ix_used_signins_used_at"), table_name="used_signins")
     op.drop_index(op.f("ix_used_signins_player_id"), table_name="used_signins")
     op.drop_table("used_signins")
-    with op.batch_alter_table("players") as batch:
-        batch.drop_column("session_generation")
+    op.drop_column("players", "session_generation")  # not a batch copy: see 0012

@@ -79,9 +79,8 @@ def downgrade() -> None:
     op.drop_table("mail_bounces")
     op.drop_index(op.f("ix_inbound_mails_received_at"), table_name="inbound_mails")
     op.drop_table("inbound_mails")
-    with op.batch_alter_table("outbox") as batch:
-        batch.drop_column("held_at")
-    with op.batch_alter_table("players") as batch:
-        batch.drop_column("reply_answers")
-        batch.drop_column("mail_failure")
-        batch.drop_column("mail_failing_at")
+    # Plain DROP COLUMN (SQLite 3.35 and later too): a batch copy would drop and remake
+    # `players`, which the foreign keys of a database with data refuse.
+    op.drop_column("outbox", "held_at")
+    for column in ("reply_answers", "mail_failure", "mail_failing_at"):
+        op.drop_column("players", column)

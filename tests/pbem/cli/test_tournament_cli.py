@@ -9,7 +9,7 @@ from dataclasses import replace
 
 from pbem.config import load_settings
 from pbem.log.chain import canonical_json
-from tests.conftest import make_app
+from tests.conftest import TEST_KEY, make_app
 
 PLAYERS = ["Ann <ann@example.org>", "Bob <bob@example.org>", "cy@example.org",
            "di@example.org"]
@@ -114,7 +114,7 @@ def test_the_ratings_leaderboard_names_the_players(runner):
 
 
 def test_simulate_on_a_fresh_instance_creates_its_tables_and_says_so(tmp_path):
-    settings = load_settings({"PBEM_INSTANCE_PATH": str(tmp_path), "PBEM_SECRET_KEY": "k"})
+    settings = load_settings({"PBEM_INSTANCE_PATH": str(tmp_path), "PBEM_SECRET_KEY": TEST_KEY})
     fresh = make_app(replace(settings, database_url=f"sqlite:///{tmp_path / 'fresh.db'}"))
     try:
         result = fresh.test_cli_runner().invoke(

@@ -18,7 +18,7 @@ from typing import Any
 import pytest
 
 from pbem.models import InboundMail
-from tests.conftest import IN_CI, make_app
+from tests.conftest import IN_CI, TEST_KEY, make_app
 from tests.dovecot import DOVECOT, Dovecot
 from tests.tcp_proxy import Proxy
 
@@ -97,7 +97,7 @@ def pbem(settings: Any, dovecot_url: str, *args: str) -> subprocess.Popen[str]:
     env = {
         **os.environ,
         "PBEM_DATABASE_URL": settings.database_url,
-        "PBEM_SECRET_KEY": "test-key",
+        "PBEM_SECRET_KEY": TEST_KEY,
         "PBEM_INSTANCE_PATH": str(settings.instance_path),
         "PBEM_BASE_URL": settings.base_url,
         "PBEM_IMAP_URL": dovecot_url,

@@ -164,6 +164,13 @@ def is_over(t: Tournament) -> bool:
 
 def forecast_end(t: Tournament, now: datetime) -> datetime | None:
     """Return when the event should be over if every game takes its full deadline."""
+    try:
+        return _forecast_end(t, now)
+    except OverflowError:  # beyond the calendar: an event made before its numbers were bounded
+        return None
+
+
+def _forecast_end(t: Tournament, now: datetime) -> datetime | None:
     if not t.started:
         return None
     now = utc(now)
