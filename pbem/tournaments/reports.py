@@ -9,7 +9,7 @@ from typing import Any
 from .core import formats
 from .core.model import Table, Tournament
 from .core.plans import Plan
-from .core.standings import Standing, standings
+from .core.standings import Standing
 from .core.tiebreaks import TITLES as TIEBREAK_TITLES
 from .log import Held
 
@@ -56,7 +56,7 @@ def setting_fields() -> list[dict[str, Any]]:
 
 def standings_lines(held: Held, explain: bool = False) -> list[str]:
     """The standings as text: the tie-break order, one line a player, the arithmetic."""
-    rows = standings(held.state)
+    rows = held.standings
     names = held.state.config.tiebreaks
     out = [f"{held.row.name} ({held.public_id}): standings after "
            f"{sum(t.result is not None for t in held.state.tables)} results",
@@ -111,7 +111,7 @@ def outcome_text(t: Tournament, table: Table, player: str) -> str:
 def crosstable(held: Held) -> dict[str, Any]:
     """Two players: a grid of results; tables: rounds by tables with places."""
     t = held.state
-    rows = standings(t)
+    rows = held.standings
     order = [r.player for r in rows]
     if t.config.two_player:
         grid = {
@@ -133,7 +133,7 @@ def crosstable(held: Held) -> dict[str, Any]:
 def player_card(held: Held, player: str) -> dict[str, Any]:
     """One entrant's games, byes and standing."""
     t = held.state
-    row: Standing | None = next((r for r in standings(t) if r.player == player), None)
+    row: Standing | None = held.fold.standing_of.get(player)
     return {
         "name": name_of(t, player),
         "standing": row,

@@ -23,7 +23,6 @@ from ..tournaments import boards, directing, exports, mails, reports, service
 from ..tournaments.core import formats
 from ..tournaments.core.config import DEADLINE_HOURS, DEFAULT_DEADLINE_HOURS
 from ..tournaments.core.contract import Setting
-from ..tournaments.core.standings import standings
 from ..tournaments.core.tiebreaks import TITLES
 from ..tournaments.log import Held, load
 from . import bounced
@@ -123,7 +122,7 @@ def home(public_id: str) -> str:
             bounced=bounced.event_notices(
                 session, held.state.seeding, player, directs=directing.may_direct(held, player)
             ),
-            rows=standings(held.state)[:10],
+            rows=held.standings[:10],
             away=[reports.name_of(held.state, p) for p in mails.last_away(held)],
         )
 
@@ -193,7 +192,7 @@ def standings_page(public_id: str) -> str:
     with services().db.read() as session:
         held = held_or_404(session, public_id)
         return render_template("tournaments/standings.html", held=held,
-                               rows=standings(held.state), titles=TITLES,
+                               rows=held.standings, titles=TITLES,
                                ordering=reports.ordering(held))
 
 
