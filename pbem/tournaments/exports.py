@@ -22,6 +22,7 @@ from ..log.games import dice_held, load
 from ..log.store import LogEntry
 from ..models import Game
 from .core import formats
+from .core.crosstable import crosstable_csv, crosstable_json
 from .core.export import results, standings_csv
 from .core.fold import fold
 from .core.verify import verify
@@ -39,6 +40,11 @@ def export_text(session: Session, base_url: str, held: Held, what: str) -> str:
         return json.dumps(export, indent=2, ensure_ascii=False) + "\n"
     if what == "csv":
         return standings_csv(held.standings)
+    if what == "crosstable-csv":
+        return crosstable_csv(held.fold.crosstable)
+    if what == "crosstable-json":
+        export = crosstable_json(held.fold.crosstable, held.public_id)
+        return json.dumps(export, indent=1, ensure_ascii=False) + "\n"
     if what == "ics":
         return calendar(session, base_url, held)
     header = {"format": FORMAT, "version": 1, "tournament": held.public_id,

@@ -22,6 +22,7 @@ from ..log.chain import canonical_json, chain_hash, now_text
 from ..log.snapshots import HeadCache
 from ..log.store import LogEntry, insert
 from ..models import Tournament, TournamentEvent
+from .core.crosstable import Crosstable
 from .core.fold import fold
 from .core.model import Event
 from .core.model import Tournament as State
@@ -85,6 +86,11 @@ class Folded:
     def standings(self) -> tuple[Standing, ...]:
         """The standings, in order."""
         return standings(self.state)
+
+    @cached_property
+    def crosstable(self) -> Crosstable:
+        """The crosstable's index: ranks and byes by player."""
+        return Crosstable.of(self.state, self.standings)
 
     @cached_property
     def standing_of(self) -> dict[str, Standing]:

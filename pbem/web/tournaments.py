@@ -27,6 +27,7 @@ from ..tournaments.core.tiebreaks import TITLES
 from ..tournaments.log import Held, load
 from . import bounced
 from .helpers import current_player
+from .history import page_number, pager
 
 bp = Blueprint("tournaments", __name__, url_prefix="/tournaments")
 
@@ -198,11 +199,16 @@ def standings_page(public_id: str) -> str:
 
 @bp.get("/<public_id>/crosstable")
 def crosstable(public_id: str) -> str:
-    """A grid of results (two players), or rounds by tables (multiplayer)."""
+    """The crosstable by rounds, a page of lines at a time; the grid for a small round robin."""
     with services().db.read() as session:
         held = held_or_404(session, public_id)
-        return render_template("tournaments/crosstable.html", held=held,
-                               table=reports.crosstable(held))
+        count = len(held.state.entrants)
+        pages = max(1, -(-count // reports.CROSSTABLE_ROWS))
+        page = page_number(request.args.get("page", "1"), pages, "of this crosstable")
+        table = reports.crosstable(held, page + 1)
+        return render_template(
+            "tournaments/crosstable.html", held=held, table=table,
+            pages=pager(page, pages - 1, reports.CROSSTABLE_ROWS, count - 1))
 
 
 @bp.get("/<public_id>/games")
@@ -251,10 +257,13 @@ EXPORTS = {
     "results.json": ("results", "application/json"),
     "deadlines.ics": ("ics", "text/calendar"),
     "log.jsonl": ("log", "application/x-ndjson"),
+    "crosstable.csv": ("crosstable-csv", "text/csv"),
+    "crosstable.json": ("crosstable-json", "application/json"),
 }
 
 
-@bp.get("/<public_id>/<any('standings.csv', 'results.json', 'deadlines.ics', 'log.jsonl'):name>")
+@bp.get("/<public_id>/<any('standings.csv', 'results.json', 'deadlines.ics', 'log.jsonl', "
+        "'crosstable.csv', 'crosstable.json'):name>")
 def export(public_id: str, name: str) -> Response:
     """The exports: standings CSV, results JSON, deadlines ICS, the event log."""
     what, mimetype = EXPORTS[name]
