@@ -13,8 +13,7 @@ import engine
 from .. import clock
 from ..bounds import MAX_SEATS, number, whole
 from ..errors import Forbidden, NotFound, PbemError, Rejected
-from ..log.games import dice_held
-from ..log.games import load as load_game
+from ..log.games import dice_held, load_many
 from ..models import Player, Tournament
 from ..play.start import player_for
 from ..ratings.current import rating_of
@@ -30,6 +29,8 @@ from .helpers import current_player
 from .history import page_number, pager
 
 bp = Blueprint("tournaments", __name__, url_prefix="/tournaments")
+GAMES_PAGE = 50  # games on a page of an event's games
+STANDINGS_PAGE = 100  # lines on a page of the standings
 
 
 
@@ -192,9 +193,14 @@ def standings_page(public_id: str) -> str:
     """Standings with tie-break columns, each player's arithmetic and why ties fell."""
     with services().db.read() as session:
         held = held_or_404(session, public_id)
-        return render_template("tournaments/standings.html", held=held,
-                               rows=held.standings, titles=TITLES,
-                               ordering=reports.ordering(held))
+        rows = held.standings
+        pages = max(1, -(-len(rows) // STANDINGS_PAGE))
+        page = page_number(request.args.get("page", "1"), pages, "of these standings")
+        return render_template(
+            "tournaments/standings.html", held=held, titles=TITLES,
+            rows=rows[page * STANDINGS_PAGE:(page + 1) * STANDINGS_PAGE], count=len(rows),
+            first=page * STANDINGS_PAGE + 1, ordering=reports.ordering(held),
+            pages=pager(page, pages - 1, STANDINGS_PAGE, len(rows) - 1))
 
 
 @bp.get("/<public_id>/crosstable")
@@ -213,12 +219,21 @@ def crosstable(public_id: str) -> str:
 
 @bp.get("/<public_id>/games")
 def pairings(public_id: str) -> str:
-    """Every game by round: who plays, whose turn it is and until when."""
+    """Every game by round, newest first, a page at a time: who plays, whose turn, until when."""
     with services().db.read() as session:
         held = held_or_404(session, public_id)
+        tables = held.state.tables
+        count = len(tables)
+        pages = max(1, -(-count // GAMES_PAGE))
+        page = page_number(request.args.get("page", "1"), pages, "of this event's games")
+        last = count - page * GAMES_PAGE  # newest first: this page ends at the table before
+        shown = tables[max(0, last - GAMES_PAGE):last][::-1]
+        found = load_many(session, [table.game for table in shown])
         games = []
-        for table in reversed(held.state.tables):
-            loaded = load_game(session, table.game)
+        for table in shown:
+            loaded = found.get(table.game)
+            if loaded is None:
+                raise NotFound(f"there is no game {table.game!r}")
             names = [reports.name_of(held.state, p) for p in table.seats]
             if dice_held(session, loaded.game):  # neither its turns nor its end, for now
                 games.append({"table": table, "status": "held", "names": names})
@@ -228,7 +243,9 @@ def pairings(public_id: str) -> str:
             games.append({"table": table, "status": loaded.game.status, "names": names,
                           "waiting": [loaded.player(s).name for s in awaited],
                           "deadline": deadline})
-        return render_template("tournaments/games.html", held=held, games=games)
+        return render_template(
+            "tournaments/games.html", held=held, games=games, count=count,
+            first=page * GAMES_PAGE + 1, pages=pager(page, pages - 1, GAMES_PAGE, count - 1))
 
 
 @bp.get("/<public_id>/boards/<int:number>")
