@@ -30,7 +30,7 @@ from .history import page_number, pager
 
 bp = Blueprint("tournaments", __name__, url_prefix="/tournaments")
 GAMES_PAGE = 50  # games on a page of an event's games
-STANDINGS_PAGE = 100  # lines on a page of the standings
+STANDINGS_PAGE = 50  # lines on a page of the standings
 
 
 
