@@ -5,6 +5,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import re
 from dataclasses import replace
 from html.parser import HTMLParser
 from types import SimpleNamespace
@@ -13,6 +14,7 @@ from pbem.play.start import player_for
 from pbem.tournaments import reports, service, simulate
 from pbem.tournaments.core.fold import fold
 from pbem.tournaments.log import FOLDS, Folded, core_events, entries, load
+from pbem.web import tournaments as pages
 
 from ..pipe import svc_of
 
@@ -138,3 +140,24 @@ def test_the_paged_crosstable_shows_the_same_results_as_the_export(app, client, 
         assert theirs["cells"][0][0]["game"] == opponent["game"]
     assert beyond.status_code == 404 and "its pages are 1 to 3" in beyond.get_data(as_text=True)
     assert json.loads(json.dumps(as_json))["format"] == "pbem-crosstable"
+
+
+def test_the_standings_and_the_games_come_a_page_at_a_time(app, client, monkeypatch):
+    monkeypatch.setattr(pages, "STANDINGS_PAGE", 3)
+    monkeypatch.setattr(pages, "GAMES_PAGE", 2)
+    report = simulate.run(svc_of(app), "swiss", "martian-frisby", 5, None, 4, {"rounds": 2})
+    base = f"/tournaments/{report.public_id}"
+    exported = list(csv.DictReader(io.StringIO(client.get(f"{base}/standings.csv")
+                                               .get_data(as_text=True))))
+    games = client.get(f"/api/tournaments/{report.public_id}/games").get_json()
+    standings = [client.get(f"{base}/standings?page={n}").get_data(as_text=True) for n in (1, 2)]
+    listed = [client.get(f"{base}/games?page={n}").get_data(as_text=True) for n in (1, 2)]
+
+    lines = [re.findall(r'<summary><a href="[^"]*">([^<]+)</a>', page) for page in standings]
+    assert lines == [[row["name"] for row in exported[:3]], [row["name"] for row in exported[3:]]]
+    assert "Players 4 to 5 of 5" in standings[1]
+    newest = [g["game"] for g in games][::-1]  # the API lists them in pairing order
+    assert len(newest) == 4
+    assert all(g in listed[0] for g in newest[:2]) and not any(g in listed[0] for g in newest[2:])
+    assert all(g in listed[1] for g in newest[2:])
+    assert client.get(f"{base}/games?page=3").status_code == 404
