@@ -6,6 +6,7 @@ import re
 from typing import Any
 
 import pytest
+from axe_playwright_python.sync_playwright import Axe
 
 from tests.e2e.support import Server
 
@@ -34,6 +35,8 @@ def test_the_crosstable_is_readable_at_390_pixels_and_prints_without_the_site(
     before = name.bounding_box()
     font = marks.first.evaluate("e => parseFloat(getComputedStyle(e).fontSize)")
     texts = [marks.nth(n).inner_text().strip() for n in range(marks.count())]
+    findings = [f"{v['id']}: {v['help']}" for v in Axe().run(page).response["violations"]
+                if v["impact"] in ("serious", "critical")]
     frame.evaluate("e => { e.scrollLeft = e.scrollWidth; }")
     after = name.bounding_box()
     points = first.locator("td").nth(2 + len(texts)).bounding_box()
@@ -46,6 +49,7 @@ def test_the_crosstable_is_readable_at_390_pixels_and_prints_without_the_site(
     assert after is not None and abs(after["x"] - before["x"]) < 1  # the name stays in place
     assert points is not None and points["x"] + points["width"] <= 391  # scrolled into view
     assert "Rank" in page.locator("table.xt thead").inner_text()
+    assert not findings, findings
 
     page.emulate_media(media="print")
     assert not page.locator("header.top").is_visible()
