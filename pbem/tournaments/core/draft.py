@@ -49,6 +49,30 @@ class Draft:
             closed_at=self.closed_at,
             standings_hash=self.standings_hash,
             head=self.head,
+            former=tuple((old, new, seq) for old, (new, seq) in self.former.items()),
+        )
+
+    @classmethod
+    def thaw(cls, t: Tournament) -> Draft:
+        """A draft holding a folded tournament, to fold later events onto (copies only)."""
+        games: dict[str, list[str]] = {}
+        for table in t.tables:
+            for player in table.seats:
+                games.setdefault(player, []).append(table.game)
+        return cls(
+            config=t.config,
+            created_at=t.created_at,
+            entrants={e.player: e for e in t.entrants},
+            former={old: (new, seq) for old, new, seq in t.former},
+            tables={table.game: table for table in t.tables},
+            games=games,
+            byes=list(t.byes),
+            forbidden=list(t.forbidden),
+            pairings=list(t.pairings),
+            started_at=t.started_at,
+            closed_at=t.closed_at,
+            standings_hash=t.standings_hash,
+            head=t.head,
         )
 
     def entrant(self, payload: Mapping[str, Any], key: str, where: str) -> Entrant:

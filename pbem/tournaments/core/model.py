@@ -184,6 +184,8 @@ class Tournament:
     closed_at: datetime | None
     standings_hash: str | None
     head: int
+    # Players replaced: (who left, who took the place, at which seq), in the log's order.
+    former: tuple[tuple[str, str, int], ...] = ()
 
     @property
     def started(self) -> bool:
