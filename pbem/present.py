@@ -15,11 +15,13 @@ LEGAL_LISTED = 12  # a turn mail lists the legal actions when there are at most 
 
 
 def position(
-    rules: engine.Rules[Any], state: Any, seat: int | None, ruling: Ruling | None = None
+    rules: engine.Rules[Any], state: Any, seat: int | None, ruling: Ruling | None = None,
+    ending: str | None = None,
 ) -> dict[str, Any]:
     """Everything a page or mail shows about a position, for one viewer.
 
-    A director's ruling (an adjudication or an abort) ends the game whatever the rules say.
+    A director's ruling (an adjudication or an abort) ends the game whatever the rules say;
+    an `ending` (a timeout, a withdrawal) says how it ended where the rules' words would not.
     """
     pending = rules.pending(state)
     if ruling is not None:
@@ -45,7 +47,7 @@ def position(
         "legal": list(legal),
         "choices": choices,
         "finished": ended,
-        "ended": (ruling.text if ruling else outcome.reason if outcome else None),
+        "ended": (ruling.text if ruling else ending or outcome.reason if outcome else None),
         "outcome": outcome.to_json() if outcome else None,
         "winners": [rules.seat_name(state, s) for s in outcome.winners] if outcome else [],
     }
@@ -221,6 +223,8 @@ def sentence(
     if entry.kind == "move":
         # Shown only once revealed (or never secret): the actor's own full sentence.
         return rules.describe(state, engine.Played(seat, payload["action"]), seat)
+    if entry.kind == "resign" and payload.get("withdrawn"):
+        return f"{name} leaves the event ({payload.get('by')}: {payload.get('reason')})"
     if entry.kind == "resign":
         return f"{name} resigns"
     if entry.kind == "timeout":

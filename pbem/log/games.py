@@ -59,6 +59,7 @@ class Loaded:
     rules: engine.Rules[Any]
     state: Any
     ruling: Ruling | None = None
+    ending: str | None = None  # how it ended, where the rules' words would mislead
 
     @property
     def pending(self) -> engine.Pending:
@@ -121,7 +122,44 @@ def loaded_from(session: Session, game: Game) -> Loaded:
     except engine.UnknownGame as e:
         raise UnknownRules(f"game {game.public_id} cannot be replayed: {e}") from e
     ruling = last_ruling(session, game) if game.ruled else None
-    return Loaded(game, setup, setup.rules(), state, ruling)
+    loaded = Loaded(game, setup, setup.rules(), state, ruling)
+    loaded.ending = ending_of(session, loaded)
+    return loaded
+
+
+ENDING_KINDS = ("move", "resign", "timeout")
+
+
+def ending_of(session: Session, loaded: Loaded) -> str | None:
+    """How a game ended by a timeout or a withdrawal, which its rules call a resignation.
+
+    The rules see a seat that timed out (forfeit) or was withdrawn from its event as a seat
+    that resigned; the log knows better, and players are told what happened.
+    """
+    game, outcome = loaded.game, loaded.outcome
+    if game.status != "finished" or loaded.ruling is not None or outcome is None:
+        return None
+    row = session.scalars(
+        select(Event)
+        .where(Event.game_id == game.id, Event.kind.in_(ENDING_KINDS))
+        .order_by(Event.seq.desc())
+        .limit(1)
+    ).first()
+    if row is None or row.seat is None or row.kind == "move":
+        return None
+    payload = store.LogEntry.from_row(row).payload
+    name = loaded.rules.seat_name(loaded.state, row.seat)
+    if row.kind == "timeout" and not payload.get("action"):
+        what = f"{name} timed out and forfeits"
+    elif row.kind == "resign" and payload.get("withdrawn"):
+        what = f"{name} left the event ({payload.get('by')}: {payload.get('reason')})"
+    else:
+        return None
+    winners = [loaded.rules.seat_name(loaded.state, s) for s in outcome.winners]
+    if not winners:
+        return what
+    verb = "wins" if len(winners) == 1 else "win"
+    return f"{what}; {' and '.join(winners)} {verb}"
 
 
 def last_ruling(session: Session, game: Game) -> Ruling | None:
