@@ -173,6 +173,19 @@ def last_ruling(session: Session, game: Game) -> Ruling | None:
     return Ruling.from_entry(store.LogEntry.from_row(row)) if row is not None else None
 
 
+DIRECTED = ("extend", "replace", "adjudicate", "abort", "resign")
+
+
+def directed(session: Session, game: Game) -> list[store.LogEntry]:
+    """A game's director actions (and withdrawals from its event), in order."""
+    rows = session.scalars(
+        select(Event).where(Event.game_id == game.id, Event.kind.in_(DIRECTED))
+        .order_by(Event.seq)
+    )
+    entries = [store.LogEntry.from_row(row) for row in rows]
+    return [e for e in entries if e.kind != "resign" or e.payload.get("withdrawn")]
+
+
 def is_revealed(session: Session, game: Game) -> bool:
     """Whether the game's log holds the reveal of its seed."""
     query = select(exists().where(Event.game_id == game.id, Event.kind == "reveal"))

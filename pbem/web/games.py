@@ -12,7 +12,7 @@ import engine
 from .. import present
 from ..bounds import MAX_SEATS, is_row_id, whole
 from ..errors import NotFound, PbemError, Rejected
-from ..log.games import Loaded, count_games, games_of, load, recent_games
+from ..log.games import Loaded, count_games, directed, games_of, load, recent_games
 from ..models import Player
 from ..play.start import MAX_DEADLINE_HOURS, start_game, start_mirror
 from ..services import services
@@ -178,6 +178,10 @@ def show(public_id: str) -> str:
             player=player,
             play_token=play_token,
             directs=directs_game,
+            directed=[
+                present.sentence(loaded.rules, loaded.state, entry, loaded.setup)
+                for entry in directed(session, loaded.game)
+            ],
             luck=game_luck(session, loaded),
             luck_explained=loaded.rules.luck.explain if loaded.rules.luck else None,
         )
