@@ -223,6 +223,11 @@ def pairings(public_id: str) -> str:
             games.append({"table": table, "status": loaded.game.status, "names": names,
                           "waiting": [loaded.player(s).name for s in awaited],
                           "deadline": deadline})
+        for undone in held.state.undone:  # taken back, but kept on the record
+            games.append({"table": undone.table, "status": "undone", "undone": undone,
+                          "names": [reports.name_of(held.state, p)
+                                    for p in undone.table.seats]})
+        games.sort(key=lambda g: -g["table"].seq)
         return render_template("tournaments/games.html", held=held, games=games)
 
 

@@ -8,7 +8,7 @@ from datetime import datetime
 from typing import Any
 
 from .errors import IllegalEvent, InvalidEvent, text
-from .model import ACTIVE, Bye, Config, Entrant, Pairing, Table, Tournament
+from .model import ACTIVE, Bye, Config, Entrant, Pairing, Table, Tournament, Undone
 
 
 @dataclass
@@ -28,6 +28,7 @@ class Draft:
     byes: list[Bye] = field(default_factory=list)
     forbidden: list[tuple[str, str]] = field(default_factory=list)
     pairings: list[Pairing] = field(default_factory=list)
+    undone: list[Undone] = field(default_factory=list)
     started_at: datetime | None = None
     closed_at: datetime | None = None
     standings_hash: str | None = None
@@ -49,6 +50,7 @@ class Draft:
             closed_at=self.closed_at,
             standings_hash=self.standings_hash,
             head=self.head,
+            undone=tuple(self.undone),
         )
 
     def entrant(self, payload: Mapping[str, Any], key: str, where: str) -> Entrant:

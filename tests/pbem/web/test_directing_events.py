@@ -8,7 +8,7 @@ from pbem import clock
 from pbem.log.games import load
 from pbem.play import deadlines
 from pbem.play.start import player_for
-from pbem.tournaments import exports, service
+from pbem.tournaments import exports, service, simulate
 from pbem.tournaments.log import load as load_tournament
 
 from ..pipe import csrf_in, log, outbox, sign_in, svc_of
@@ -212,3 +212,37 @@ def test_a_timeout_says_timed_out_and_the_next_round_is_mailed_after_the_result(
     summary = [i for i, m in enumerate(mails) if m.purpose == "summary"]
     assert invites and max(results) < min(invites + summary)
     assert any(e.kind == "timeout" for e in log(app, game))
+
+
+def test_an_undone_pairing_stays_on_record_with_its_extension_and_is_not_paired_again(
+    app, client
+):
+    public_id, ids = new_event(app, system="rolling-swiss", games_per_player=2,
+                               max_concurrent=1)
+    first, other = held_now(app, public_id).state.tables[:2]
+    sign_in(app, client, DIRECTOR)
+    director = f"/tournaments/{public_id}/director"
+
+    post(client, director, action="extend", game=first.game, hours="24", reason="a holiday")
+    done = post(client, director, action="undo", game=first.game, reason="paired by mistake")
+
+    assert done.status_code == 303
+    state = held_now(app, public_id).state
+    (undone,) = state.undone
+    assert undone.table.game == first.game and undone.table.extra_hours == 24
+    assert first.game not in state.by_game
+    assert len(state.tables) == 1, "the two are not paired again at once"
+    page = client.get(f"/tournaments/{public_id}/games").get_data(as_text=True)
+    assert "undone by Dee (paired by mistake); it had been given 24 more hours" in page
+    for player in first.seats:
+        mails = outbox(app, to_addr=email_of(ids.index(player)))
+        said = [m.purpose for m in mails if m.purpose in ("notice", "result")]
+        assert said == ["notice", "result"], "told of the extension, then of the undo"
+        assert "aborted by Dee: paired by mistake" in mails[-1].body_text
+
+    simulate.play_out(svc_of(app), other.game)
+
+    state = held_now(app, public_id).state
+    later = [set(t.seats) for t in state.tables if t.game != other.game]
+    assert later and set(first.seats) not in later
+    assert verified(app, public_id) is None
