@@ -211,7 +211,7 @@ def pairings(public_id: str) -> str:
     """Every game by round: who plays, whose turn it is and until when."""
     with services().db.read() as session:
         held = held_or_404(session, public_id)
-        games = []
+        games: list[dict[str, Any]] = []
         for table in reversed(held.state.tables):
             loaded = load_game(session, table.game)
             names = [reports.name_of(held.state, p) for p in table.seats]
