@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import json
+from dataclasses import dataclass, field
 from typing import Any
 
 from sqlalchemy import bindparam, exists, func, select
@@ -60,6 +61,7 @@ class Loaded:
     state: Any
     ruling: Ruling | None = None
     ending: str | None = None  # how it ended, where the rules' words would mislead
+    gone: dict[int, str] = field(default_factory=dict)  # seats that left, other than resigning
 
     @property
     def pending(self) -> engine.Pending:
@@ -123,8 +125,33 @@ def loaded_from(session: Session, game: Game) -> Loaded:
         raise UnknownRules(f"game {game.public_id} cannot be replayed: {e}") from e
     ruling = last_ruling(session, game) if game.ruled else None
     loaded = Loaded(game, setup, setup.rules(), state, ruling)
+    loaded.gone = departures(session, game)
     loaded.ending = ending_of(session, loaded)
     return loaded
+
+
+def departure(kind: str, payload: dict[str, Any]) -> str | None:
+    """How a seat left a game by this event, where the rules call it resigning (or None)."""
+    if kind == "timeout" and not payload.get("action"):
+        return "timed out"
+    if kind == "resign" and payload.get("withdrawn"):
+        return "withdrawn"
+    return None
+
+
+def departures(session: Session, game: Game) -> dict[int, str]:
+    """The seats that timed out and forfeited, or were withdrawn, in words."""
+    rows = session.execute(
+        select(Event.seat, Event.kind, Event.payload)
+        .where(Event.game_id == game.id, Event.kind.in_(("timeout", "resign")),
+               Event.seat.is_not(None))
+    )
+    found = {}
+    for seat, kind, payload in rows:
+        words = departure(kind, json.loads(payload))
+        if words is not None and seat is not None:
+            found[seat] = words
+    return found
 
 
 ENDING_KINDS = ("move", "resign", "timeout")
@@ -149,9 +176,9 @@ def ending_of(session: Session, loaded: Loaded) -> str | None:
         return None
     payload = store.LogEntry.from_row(row).payload
     name = loaded.rules.seat_name(loaded.state, row.seat)
-    if row.kind == "timeout" and not payload.get("action"):
+    if departure(row.kind, payload) == "timed out":
         what = f"{name} timed out and forfeits"
-    elif row.kind == "resign" and payload.get("withdrawn"):
+    elif departure(row.kind, payload) == "withdrawn":
         what = f"{name} left the event ({payload.get('by')}: {payload.get('reason')})"
     else:
         return None

@@ -93,7 +93,7 @@ def game_context(ctx: Context, loaded: Loaded, seat: int) -> dict[str, Any]:
         "game": game,
         "player": loaded.player(seat),
         "title": loaded.rules.title,
-        "pos": present.position(loaded.rules, loaded.state, seat, loaded.ruling, loaded.ending),
+        "pos": present.of_game(loaded, seat),
         "game_url": f"{ctx.base_url}/games/{game.public_id}",
         "history_url": f"{ctx.base_url}/games/{game.public_id}/history",
         "audit_url": f"{ctx.base_url}/games/{game.public_id}/audit",

@@ -84,6 +84,8 @@ def time_out(session: Session, ctx: Context, loaded: Loaded) -> None:
         loaded.state = engine.step(loaded.rules, loaded.state, event)
         payload = {"policy": policy, "action": action}
         store.append(session, loaded.game, "timeout", payload, seat=seat, secret=secret)
+        if action is None:
+            loaded.gone[seat] = "timed out"
         advance(session, ctx, loaded)
         if policy != "bot" and loaded.game.status == "active":  # else the result mail tells
             tell_forfeit(session, ctx, loaded, seat)

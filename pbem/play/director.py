@@ -174,6 +174,7 @@ def withdraw_seat(
         raise Rejected(str(e)) from e
     payload = {**director.payload(reason), "withdrawn": True}
     store.append(session, loaded.game, "resign", payload, seat=seat, secret=secret)
+    loaded.gone[seat] = "withdrawn"
     advance(session, ctx, loaded)
     notify(session, ctx, loaded, before=before, acting=seat)
     if loaded.game.status == "active":

@@ -122,8 +122,7 @@ def page(public_id: str) -> Any:
             "director.html",
             game=loaded.game,
             players=[s.player for s in loaded.game.seats],
-            pos=present.position(loaded.rules, loaded.state, None, loaded.ruling,
-                                 loaded.ending),
+            pos=present.of_game(loaded, None),
             form=request.form,
             error=error,
         ), (422 if error else 200)
