@@ -246,3 +246,23 @@ def test_an_undone_pairing_stays_on_record_with_its_extension_and_is_not_paired_
     later = [set(t.seats) for t in state.tables if t.game != other.game]
     assert later and set(first.seats) not in later
     assert verified(app, public_id) is None
+
+
+def test_a_disqualified_player_is_told_why_and_their_opponent_reads_who_did_it(app, client):
+    public_id, ids = new_event(app, rounds=2)
+    cheat = ids[1]
+    table = held_now(app, public_id).state.games_of[cheat][0]
+    opponent = next(p for p in table.seats if p != cheat)
+    sign_in(app, client, DIRECTOR)
+
+    done = post(client, f"/tournaments/{public_id}/director", action="disqualify",
+                player=cheat, reason="two accounts")
+
+    assert done.status_code == 303
+    (told,) = mails_to(app, email_of(1), "notice")
+    assert "Dee disqualified you from Test cup (two accounts)" in told
+    (result,) = mails_to(app, email_of(ids.index(opponent)), "result")
+    assert "left the event (Dee: two accounts)" in result and "resign" not in result
+    card = client.get(f"/tournaments/{public_id}/players/{cheat}").get_data(as_text=True)
+    assert "Disqualified by Dee on" in card and "two accounts" in card
+    assert verified(app, public_id) is None
