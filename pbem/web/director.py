@@ -103,7 +103,10 @@ def in_event(session: Session, held: Held, loaded: Loaded, who: actions.Director
         events.extend(session, ctx, held, who, hours, reason, game=public_id)
         return "Deadline extended."
     seat = whole(form.get("seat"), "seat", 0, len(loaded.game.seats) - 1)
-    entrant = held.state.by_game[public_id].seats[seat]
+    table = held.state.by_game.get(public_id)
+    if table is None:
+        raise Rejected(f"game {public_id} is no longer part of {held.row.name}")
+    entrant = table.seats[seat]
     events.replace(session, ctx, held, who, entrant, form.get("email", ""),
                    form.get("name") or None, reason)
     return "Player replaced."
