@@ -121,7 +121,7 @@ def game_status(session: Session, player: Player, public_id: str) -> str:
     """A game's position as text, and whom it waits for."""
     loaded = load(session, public_id)
     seats = [s.seat for s in loaded.game.seats if s.player_id == player.id]
-    pos = present.position(loaded.rules, loaded.state, seats[0] if seats else None, loaded.ruling)
+    pos = present.of_game(loaded, seats[0] if seats else None)
     board = templates.get_template(f"games/{loaded.game.kind}/board.txt").render(
         view=pos["view"], pos=pos
     )

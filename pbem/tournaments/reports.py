@@ -143,7 +143,20 @@ def player_card(held: Held, player: str) -> dict[str, Any]:
             for tb in t.games_of.get(player, ())
         ],
         "byes": [b for b in t.byes if b.player == player],
+        "left": left_text(held, player),
     }
+
+
+def left_text(held: Held, player: str) -> str | None:
+    """Whether, when, by whom and why an entrant left the event, in words (None: still in)."""
+    for e in reversed(held.events):
+        p = e.payload
+        if e.kind == "withdraw" and p.get("player") == player:
+            by = f" by {p['by']}" if p.get("by") else ""
+            return f"Withdrawn{by} on {e.at:%d %B %Y}: {p.get('reason')}."
+        if e.kind == "director" and p.get("action") == "disqualify" and p.get("player") == player:
+            return f"Disqualified by {p.get('by')} on {e.at:%d %B %Y}: {p.get('reason')}."
+    return None
 
 
 def next_pairing(held: Held, now: datetime) -> str:

@@ -22,6 +22,7 @@ from ..tournaments import boards, directing, exports, mails, reports, service
 from ..tournaments.core import formats
 from ..tournaments.core.config import DEADLINE_HOURS, DEFAULT_DEADLINE_HOURS
 from ..tournaments.core.contract import Setting
+from ..tournaments.core.model import Table, Undone
 from ..tournaments.core.tiebreaks import TITLES
 from ..tournaments.log import Held, load
 from . import bounced
@@ -222,15 +223,23 @@ def pairings(public_id: str) -> str:
     """Every game by round, newest first, a page at a time: who plays, whose turn, until when."""
     with services().db.read() as session:
         held = held_or_404(session, public_id)
-        tables = held.state.tables
-        count = len(tables)
+        # Games and undone pairings (kept on the record), newest first, a page at a time.
+        entries: list[Table | Undone] = sorted(
+            [*held.state.tables, *held.state.undone],
+            key=lambda e: -(e.table.seq if isinstance(e, Undone) else e.seq))
+        count = len(entries)
         pages = max(1, -(-count // GAMES_PAGE))
         page = page_number(request.args.get("page", "1"), pages, "of this event's games")
-        last = count - page * GAMES_PAGE  # newest first: this page ends at the table before
-        shown = tables[max(0, last - GAMES_PAGE):last][::-1]
-        found = load_many(session, [table.game for table in shown])
-        games = []
-        for table in shown:
+        shown = entries[page * GAMES_PAGE:(page + 1) * GAMES_PAGE]
+        found = load_many(session, [e.game for e in shown if isinstance(e, Table)])
+        games: list[dict[str, Any]] = []
+        for entry in shown:
+            if isinstance(entry, Undone):
+                games.append({"table": entry.table, "status": "undone", "undone": entry,
+                              "names": [reports.name_of(held.state, p)
+                                        for p in entry.table.seats]})
+                continue
+            table = entry
             loaded = found.get(table.game)
             if loaded is None:
                 raise NotFound(f"there is no game {table.game!r}")
