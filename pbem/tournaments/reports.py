@@ -149,14 +149,12 @@ def player_card(held: Held, player: str) -> dict[str, Any]:
 
 def left_text(held: Held, player: str) -> str | None:
     """Whether, when, by whom and why an entrant left the event, in words (None: still in)."""
-    for e in reversed(held.events):
-        p = e.payload
-        if e.kind == "withdraw" and p.get("player") == player:
-            by = f" by {p['by']}" if p.get("by") else ""
-            return f"Withdrawn{by} on {e.at:%d %B %Y}: {p.get('reason')}."
-        if e.kind == "director" and p.get("action") == "disqualify" and p.get("player") == player:
-            return f"Disqualified by {p.get('by')} on {e.at:%d %B %Y}: {p.get('reason')}."
-    return None
+    index = held.state.seeding.get(player)
+    left = None if index is None else held.state.entrants[index].left
+    if left is None:
+        return None
+    by = f" by {left.by}" if left.by else ""
+    return f"{left.how.capitalize()}{by} on {left.at:%d %B %Y}: {left.reason}."
 
 
 def next_pairing(held: Held, now: datetime) -> str:

@@ -99,6 +99,17 @@ class Event:
 
 
 @dataclass(frozen=True)
+class Leaving:
+    """How an entrant left the event: withdrawn or disqualified, by whom (None: themselves),
+    why and when."""
+
+    how: str
+    by: str | None
+    reason: str
+    at: datetime
+
+
+@dataclass(frozen=True)
 class Entrant:
     """A player in the event; `replaced` lists the earlier holders of this place."""
 
@@ -107,6 +118,7 @@ class Entrant:
     status: str
     rating: float | None
     replaced: tuple[str, ...] = ()
+    left: Leaving | None = None
 
     @property
     def active(self) -> bool:
