@@ -59,7 +59,8 @@ tournament.add_command(formats_command)
 @click.option("--option", "options", multiple=True, help="A game option, KEY=VALUE.")
 @click.option("--tables", help="Seats per table, e.g. 2, or 4,5 (default: 2 if allowed).")
 @with_settings
-@click.option("--deadline-hours", type=float, default=72.0, show_default=True)
+@click.option("--deadline-hours", type=float, default=72.0, show_default=True,
+              help="Hours for each decision: a whole number from 1 to 2,160.")
 @click.option("--timeout-policy", type=click.Choice(["bot", "forfeit"]), default="forfeit",
               show_default=True)
 @click.option("--scoring", type=click.Choice(["places", "game-points"]))

@@ -11,6 +11,8 @@ from jinja2 import Environment, select_autoescape
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
+from engine.figures import counted, figure
+
 from .. import clock, games, present
 from ..config import TEMPLATES
 from ..context import Context
@@ -32,6 +34,8 @@ templates = Environment(
     auto_reload=False,  # templates change with a deploy, which restarts the process
 )
 templates.filters["ordinal"] = present.ordinal
+templates.filters["figure"] = figure
+templates.filters["counted"] = counted
 # Names in mail stay on one line, even a name stored before names were cleaned.
 templates.filters["line"] = one_line
 

@@ -9,6 +9,8 @@ from typing import Any
 from flask import Flask, current_app, g, jsonify, render_template, request
 from werkzeug.exceptions import HTTPException
 
+from engine.figures import counted, figure
+
 from ..clock import away_note
 from ..config import TEMPLATES, load_settings
 from ..errors import Busy, PbemError
@@ -64,6 +66,8 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     app.jinja_env.globals["away_note"] = away_note
     app.jinja_env.globals["seat_token"] = seat_token
     app.jinja_env.filters["ordinal"] = ordinal
+    app.jinja_env.filters["figure"] = figure
+    app.jinja_env.filters["counted"] = counted
     app.jinja_env.trim_blocks = True
     app.jinja_env.lstrip_blocks = True
 

@@ -58,7 +58,8 @@ def setting_from(form: Any, setting: Setting) -> int | float | None:
 def fields_from(form: Any) -> dict[str, Any]:
     """The new-tournament form as the service's fields, each number within its limits."""
     text = form.get("deadline_hours", "").strip()
-    hours = number(text, "deadline hours", *DEADLINE_HOURS) if text else None
+    low, high = DEADLINE_HOURS
+    hours = whole(text, "hours per decision", int(low), int(high)) if text else None
     return {
         "name": form.get("name", ""),
         "system": form.get("system", ""),

@@ -5,6 +5,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from engine.figures import figure
+
 from . import formats
 from .errors import (
     BadFormat,
@@ -125,14 +127,25 @@ def check_system(config: Config, where: str = "create") -> None:
 def check_limits(config: Config, where: str = "create") -> None:
     """Raise BadFormat naming the first number beyond what a new event may ask for."""
     low, high = DEADLINE_HOURS
-    if not low <= config.deadline_hours <= high:
-        raise BadFormat(f"{where}: deadline_hours must be from {low:g} to {high:g}, "
-                        f"not {config.deadline_hours!r}")
+    hours = config.deadline_hours
+    if not (low <= hours <= high and float(hours).is_integer()):
+        raise BadFormat(f"{where}: deadline_hours must be a whole number of hours from "
+                        f"{figure(low)} to {figure(high)} (a game's deadline is counted in "
+                        f"whole hours), not {hours!r}")
     for setting in formats.format_for(config.system).settings:
         value = config.settings.get(setting.name)
         if value is not None and not setting.least <= value <= setting.most:
             raise BadFormat(f"{where}: {setting.name} must be from {setting.least:g} to "
                             f"{setting.most:g}, not {value!r}")
+
+
+def game_hours(config: Config) -> int:
+    """The hours each game of the event gives a decision: the event's, in whole hours.
+
+    A new event may only ask for whole hours (check_limits); an event created before that
+    rule with a fraction gets what its games were always given, and its pages say so.
+    """
+    return max(1, round(config.deadline_hours))
 
 
 def max_entrants(config: Config) -> int:

@@ -5,6 +5,8 @@ from __future__ import annotations
 from collections.abc import Collection
 from datetime import datetime, timedelta
 
+from engine.figures import counted
+
 from .. import dutch, pairing
 from ..contract import Format, Setting
 from ..draft import Draft
@@ -51,8 +53,7 @@ def plan_swiss(t: Tournament, away: Collection[str], version: int = 2) -> Plan |
         tables, penalties = seat_pool(pool, sizes, h)
     for player in chosen:
         byes.append(PlannedBye(player, points))
-        notes.append(f"{names[player]} gets the bye ({points:g} point"
-                     f"{'' if points == 1 else 's'}): {why}")
+        notes.append(f"{names[player]} gets the bye ({counted(points, 'point')}): {why}")
     return make_plan(t, round_, tables, byes, penalties, notes, resting)
 
 
