@@ -10,7 +10,6 @@ import engine
 from engine.figures import counted, figure
 
 from .core import formats
-from .core.config import game_hours
 from .core.model import Table, Tournament
 from .core.plans import Plan
 from .core.standings import Standing, standings
@@ -38,7 +37,7 @@ def describe(held: Held) -> list[str]:
     seats = " or ".join(str(n) for n in c.table_sizes)
     fmt = formats.format_for(c.system)
     lines = [f"{fmt.title} of {game_title(c.kind)}, tables of {seats}.", *fmt.describe(c)]
-    lines.append(f"{counted(game_hours(c), 'hour')} per decision; at a missed deadline "
+    lines.append(f"{counted(c.game_hours, 'hour')} per decision; at a missed deadline "
                  + ("the house bot moves." if c.timeout_policy == "bot" else "the seat forfeits."))
     scoring = "game points (the rulebook's series scoring)" if c.scoring == "game-points" else \
         "places: a win 1, a draw 1/2, tables of n by (n - place) / (n - 1)"

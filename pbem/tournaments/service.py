@@ -31,7 +31,7 @@ from ..models import Game, Player, Tournament, TournamentEntrant, TournamentSecr
 from ..play.start import TIMEOUT_POLICIES, start_game
 from . import duplicate, log, mails
 from .core import formats
-from .core.config import check_fits, check_limits, game_hours, max_entrants, parse_config
+from .core.config import check_fits, check_limits, max_entrants, parse_config
 from .core.errors import TournamentError
 from .core.export import standings_hash
 from .core.fold import fold
@@ -237,7 +237,7 @@ def pair(session: Session, ctx: Context, held: Held, plan: Plan) -> Held:
             [(p.email, p.name) for p in players if p is not None],
             options=dict(config.options),
             preset=config.preset,
-            deadline_hours=game_hours(config),
+            deadline_hours=config.game_hours,
             timeout_policy=config.timeout_policy,
             tournament_id=held.row.id,
             **dice,

@@ -139,15 +139,6 @@ def check_limits(config: Config, where: str = "create") -> None:
                             f"{setting.most:g}, not {value!r}")
 
 
-def game_hours(config: Config) -> int:
-    """The hours each game of the event gives a decision: the event's, in whole hours.
-
-    A new event may only ask for whole hours (check_limits); an event created before that
-    rule with a fraction gets what its games were always given, and its pages say so.
-    """
-    return max(1, round(config.deadline_hours))
-
-
 def max_entrants(config: Config) -> int:
     """Return how many players an event may enter."""
     return formats.format_for(config.system).most_entrants(config)
