@@ -61,7 +61,8 @@ def ics_text(value: str) -> str:
 
 def ics_folded(line: str) -> str:
     """A content line folded at 75 octets, as RFC 5545 asks (never inside a character)."""
-    out, part, size = [], "", 0
+    out: list[str] = []
+    part, size = "", 0
     for char in line:
         width = len(char.encode())
         if size + width > (75 if not out else 74):  # a continuation starts with a space

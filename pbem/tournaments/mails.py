@@ -57,7 +57,8 @@ def queue_summary(session: Session, ctx: Context, held: Held, title: str, key: s
         tables = held.state.games_of.get(entrant, ()) if entrant is not None else ()
         games = [
             {"game": t.game, "round": t.round, "over": t.result is not None,
-             "url": f"{ctx.base_url}/games/{t.game}"}
+             "url": f"{ctx.base_url}/games/{t.game}",
+             "opponents": [reports.name_of(held.state, p) for p in t.seats if p != entrant]}
             for t in tables
         ]
         context: dict[str, Any] = {
