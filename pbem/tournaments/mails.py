@@ -12,17 +12,29 @@ from ..context import Context
 from ..mail import compose, outbox
 from ..models import Outbox, Player
 from . import reports
+from .core import formats
 from .core.standings import standings
 from .log import Held
 
 
-def queue_registration(session: Session, ctx: Context, held: Held, email: str) -> None:
-    """Mail a signed link that enters the address in the tournament (rate-limited)."""
+def queue_registration(
+    session: Session, ctx: Context, held: Held, email: str, inviter: Player | None = None
+) -> None:
+    """Mail a signed link that enters the address in the tournament (rate-limited).
+
+    With `inviter` (someone signed in, or the director from the command line) the mail says
+    who invites them; without, the address asked for itself.
+    """
     compose.check_rate(session, email, "register", "registration links")
     token = ctx.signer.register_token(held.public_id, email)
     link = f"{ctx.base_url}/tournaments/register/{token}"
-    text, html = compose.render("tournament_register", held=held, link=link,
-                                home=f"{ctx.base_url}/tournaments/{held.public_id}")
+    config = held.state.config
+    text, html = compose.render(
+        "tournament_register", held=held, link=link,
+        home=f"{ctx.base_url}/tournaments/{held.public_id}",
+        inviter=inviter, director=inviter is not None and inviter.id == held.row.director_id,
+        game=reports.game_title(config.kind), system=formats.format_for(config.system).title,
+    )
     outbox.queue(
         session,
         ctx,

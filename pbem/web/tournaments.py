@@ -141,7 +141,8 @@ def register(public_id: str) -> Any:
         if player is not None and (not email or email.lower() == player.email):
             service.register(session, held, player, rating_of(session, player.id, held.row.kind))
             return f"You are entered in {held.row.name}."
-        mails.queue_registration(session, svc.ctx, held, player_for(session, email).email)
+        mails.queue_registration(session, svc.ctx, held, player_for(session, email).email,
+                                 inviter=player)
         return f"A registration link went to {email}: open it to confirm."
 
     flash(svc.write(work))
