@@ -149,3 +149,108 @@ def test_a_deadline_the_games_cannot_have_is_refused_on_the_form_the_api_and_the
     assert "deadline_hours must be a whole number of hours" in api.get_data(as_text=True)
 
 
+
+
+def mails_to(messages: list[EmailMessage], address: str, opening: str) -> list[str]:
+    return [text_of(m) for m in messages if address in str(m["To"]) and opening in text_of(m)]
+
+
+def test_every_mail_and_page_of_a_tournament_game_names_the_event_round_and_opponents(
+    smtp_app, smtp_sink
+):
+    public_id = new_event(smtp_app, 4, kind="martian-frisby", rounds=2)
+    home = f"http://pbem.test/tournaments/{public_id}"
+    first = games_of(smtp_app, public_id)
+    sent = deliver(smtp_app, smtp_sink)
+    client = smtp_app.test_client()
+
+    paired = [m for m in sent if str(m["Subject"]) == "[Test cup] round 1 is paired"]
+    assert sorted(str(m["To"]) for m in paired) == [
+        "dee@example.org", *(f"p{n}@example.org" for n in range(4))]
+    for game, names in first:
+        for me, other in (names, reversed(names)):
+            address = f"{me.lower()}@example.org"
+            (invite,) = mails_to(sent, address, "in a new game of")
+            assert f"Test cup, round 1: this game is against {other}.\n" \
+                   f"The event's page, with the standings: {home}" in invite
+            (summary,) = [text_of(m) for m in paired if address in str(m["To"])]
+            assert f"Round 1, against {other}: game {game}, in play" in summary
+        (html,) = [html_of(m) for m in sent if "in a new game of" in text_of(m)
+                   and names[0].lower() in str(m["To"])]
+        assert f'<a href="{home}">Test cup</a>, round 1: this game is against {names[1]}.' \
+            in html
+        page = client.get(f"/games/{game}").get_data(as_text=True)
+        assert f'A game of <a href="{home}">Test cup</a>, round 1: {names[0]} v {names[1]}.' \
+            in page
+    turns = [text_of(m) for m in sent if "It is your move in" in text_of(m)]
+    assert len(turns) == 2 and all("Test cup, round 1: this game is against P" in t
+                                   for t in turns)
+
+    for game, _ in first:
+        simulate.play_out(svc_of(smtp_app), game)
+    later = deliver(smtp_app, smtp_sink)[len(sent):]
+    results = [text_of(m) for m in later if " is over: " in text_of(m)]
+    second = [g for g in games_of(smtp_app, public_id) if g not in first]
+    invites = [text_of(m) for m in later if "in a new game of" in text_of(m)]
+
+    assert len(results) == 4 and all("Test cup, round 1: this game is against P" in r
+                                     for r in results)
+    assert len(second) == 2 and len(invites) == 4
+    assert all("Test cup, round 2: this game is against P" in i for i in invites)
+    assert any("round 2 is paired" in str(m["Subject"]) for m in later)
+
+
+def test_a_directors_invitation_says_who_invites_and_a_request_from_nobody_says_so(
+    app, client, runner
+):
+    svc_of(app).write(lambda s: player_for(s, "dee@example.org", "Dee").id)
+    sign_in(app, client, "dee@example.org")
+    page = client.get("/tournaments/new").get_data(as_text=True)
+    made = client.post("/tournaments/new", data={
+        "name": "Invite cup", "system": "swiss", "kind": "martian-dice", "rounds": "1",
+        "deadline_hours": "48", "timeout_policy": "forfeit", "csrf": csrf_in(page)})
+    public_id = made.headers["Location"].rsplit("/", 1)[-1]
+    home = client.get(f"/tournaments/{public_id}").get_data(as_text=True)
+    client.post(f"/tournaments/{public_id}/register",
+                data={"email": "ann@example.org", "csrf": csrf_in(home)})
+    stranger = app.test_client()
+    page = stranger.get(f"/tournaments/{public_id}").get_data(as_text=True)
+    stranger.post(f"/tournaments/{public_id}/register",
+                  data={"email": "bob@example.org", "csrf": csrf_in(page)})
+    by_cli = runner.invoke(args=["tournament", "register", public_id, "cy@example.org",
+                                 "--mail"])
+    from ..pipe import outbox as rows
+
+    mails = {r.to_addr: r for r in rows(app, purpose="register")}
+
+    assert by_cli.exit_code == 0, by_cli.output
+    for address in ("ann@example.org", "cy@example.org"):
+        text = mails[address].body_text
+        assert text.startswith('Hello,\n\nDee, the director, invites you to enter the '
+                               'tournament "Invite cup"\n(Martian Dice, Swiss).'), text
+        assert "Someone" not in text and "If you do not want to play, ignore" in text
+        assert "Dee, the director, invites you" in mails[address].body_html
+    bob = mails["bob@example.org"].body_text
+    assert 'Someone (we hope you) asked to enter this address in the tournament "Invite cup"' \
+        "\n(Martian Dice, Swiss)." in bob
+    assert "martian-dice" not in bob and "swiss)" not in bob
+    link = link_in(bob, "tournaments/register")
+    assert stranger.get(path_of(link)).status_code == 200
+
+
+def test_an_adjudication_mail_and_page_say_who_won_before_the_reason(smtp_app, smtp_sink):
+    public_id = new_event(smtp_app, 2, kind="martian-frisby", rounds=1)
+    ((game, names),) = games_of(smtp_app, public_id)
+    svc = svc_of(smtp_app)
+    sent = len(deliver(smtp_app, smtp_sink))
+    svc.write(lambda s: games.adjudicate(s, svc.ctx, game, games.Director("Dee"),
+                                         "North's lead cannot be caught", [2, 1]))
+    results = [text_of(m) for m in deliver(smtp_app, smtp_sink)[sent:]
+               if " is over: " in text_of(m)]
+    page = smtp_app.test_client().get(f"/games/{game}").get_data(as_text=True)
+
+    assert len(results) == 2
+    for text in results:
+        assert f"Martian Frisby game {game} is over: North won, adjudicated by Dee: North's " \
+               "lead cannot be caught." in text, text
+    assert "North won, adjudicated by Dee: North&#39;s lead cannot be caught" in page
