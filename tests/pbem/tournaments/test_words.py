@@ -7,6 +7,8 @@ import re
 from email.message import EmailMessage
 from typing import Any
 
+from sqlalchemy import select
+
 from pbem import clock
 from pbem.mail import outbox, transport
 from pbem.models import Game
@@ -14,7 +16,6 @@ from pbem.play import director as games
 from pbem.play.start import player_for
 from pbem.tournaments import service, simulate
 from pbem.tournaments.log import load as load_tournament
-from sqlalchemy import select
 
 from ..pipe import csrf_in, link_in, path_of, sign_in, svc_of
 
