@@ -87,5 +87,12 @@ def test_a_tables_events_standings_stay_readable_on_a_phone_and_a_desktop(
                 sorted(figure(v) for v in row["tiebreaks"].values()) for row in exact]
             page.screenshot(path=str(server.instance / f"standings-{size['width']}.png"),
                             full_page=True)
+            for other in ("", "/crosstable"):
+                page.goto(f"{server.url}/tournaments/{event['id']}{other}")
+                found = page.evaluate(LAID_OUT)
+                assert not [w for w, lines in found["words"] if lines > 1], (other, found)
+                assert all(WRITTEN.fullmatch(n) and lines == 1
+                           for n, lines in found["numbers"]), (other, found["numbers"])
+                assert found["numbers"] or other == "/crosstable", other  # tables: places
         finally:
             context.close()
