@@ -70,7 +70,7 @@ def standings_lines(held: Held, explain: bool = False) -> list[str]:
     rows = standings(held.state)
     names = held.state.config.tiebreaks
     out = [f"{held.row.name} ({held.public_id}): standings after "
-           f"{sum(t.result is not None for t in held.state.tables)} results",
+           f"{counted(sum(t.result is not None for t in held.state.tables), 'result')}",
            "Tie-breaks, in order: " + ", ".join(TIEBREAK_TITLES.get(n, n) for n in names)]
     for row in rows:
         breaks = "  ".join(figure(value) for _, value in row.tiebreaks)

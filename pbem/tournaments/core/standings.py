@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 
-from engine.figures import figure
+from engine.figures import counted, figure
 
 from . import explain, formats
 from .model import Bye, Entrant, Tournament
@@ -111,7 +111,7 @@ def why(ledger: Ledger, tiebreaks: Sequence[str], above: str, below: str, place:
     names, totals = ledger.names, ledger.totals
     if round(totals[above], 9) != round(totals[below], 9):
         return ""
-    level = f"both have {figure(totals[above])} points"
+    level = f"both have {counted(totals[above], 'point')}"
     for name in tiebreaks:
         a, b = ledger.values[name][above], ledger.values[name][below]
         if signed(name, a) != signed(name, b):

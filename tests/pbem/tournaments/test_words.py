@@ -106,6 +106,8 @@ def test_the_event_says_the_games_name_and_the_hours_its_games_get(app, client):
 
     assert "Swiss of Martian Dice, tables of 2." in home and "martian-dice" not in home
     assert "1 hour per decision;" in home
+    assert "1 round; a round closes" in home
+    assert "when the last game of round 1 ends" in home
     assert hours == [1]
 
 

@@ -112,7 +112,8 @@ class Swiss(Format):
 
     def describe(self, config: Config) -> list[str]:
         """How many rounds, and when a round closes."""
-        return [f"{config.whole('rounds')} rounds; a round closes the moment its last game ends."]
+        return [f"{counted(config.whole('rounds') or 0, 'round')}; a round closes the moment "
+                "its last game ends."]
 
     def expected_games(self, t: Tournament) -> int:
         """A table per round."""
