@@ -60,7 +60,8 @@ def setting_from(form: Any, setting: Setting) -> int | float | None:
 def fields_from(form: Any) -> dict[str, Any]:
     """The new-tournament form as the service's fields, each number within its limits."""
     text = form.get("deadline_hours", "").strip()
-    hours = number(text, "deadline hours", *DEADLINE_HOURS) if text else None
+    low, high = DEADLINE_HOURS
+    hours = whole(text, "hours per decision", int(low), int(high)) if text else None
     return {
         "name": form.get("name", ""),
         "system": form.get("system", ""),
@@ -142,7 +143,8 @@ def register(public_id: str) -> Any:
         if player is not None and (not email or email.lower() == player.email):
             service.register(session, held, player, rating_of(session, player.id, held.row.kind))
             return f"You are entered in {held.row.name}."
-        mails.queue_registration(session, svc.ctx, held, player_for(session, email).email)
+        mails.queue_registration(session, svc.ctx, held, player_for(session, email).email,
+                                 inviter=player)
         return f"A registration link went to {email}: open it to confirm."
 
     flash(svc.write(work))

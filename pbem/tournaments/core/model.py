@@ -64,6 +64,15 @@ class Config:
     duplicate: bool = False  # every table of a round rolls the same addressed dice
 
     @property
+    def game_hours(self) -> int:
+        """The hours each game gives a decision: the event's deadline, in whole hours.
+
+        A new event may only ask for whole hours (config.check_limits); one created before
+        that rule with a fraction has its games given the nearest whole hour (at least 1).
+        """
+        return max(1, round(self.deadline_hours))
+
+    @property
     def two_player(self) -> bool:
         """Tell whether every table seats two players (pairing by matching, chess tie-breaks)."""
         return self.table_sizes == (2,)

@@ -7,6 +7,8 @@ from collections.abc import Collection, Sequence, Set
 from dataclasses import replace
 from datetime import datetime, timedelta
 
+from engine.figures import counted
+
 from ..contract import Format, Setting
 from ..draft import Draft
 from ..errors import BadFormat, IllegalEvent, utc
@@ -191,9 +193,10 @@ class RollingSwiss(Format):
     def describe(self, config: Config) -> list[str]:
         """G, c, and when free players are paired."""
         hours = config.number("pair_max_wait_hours")
-        wait = f" or one has waited {hours:g} hours" if hours else ""
+        wait = f" or one has waited {counted(hours, 'hour')}" if hours else ""
         return [
-            f"No rounds: each player plays {config.whole('games_per_player')} games, at most "
+            f"No rounds: each player plays "
+            f"{counted(config.whole('games_per_player') or 0, 'game')}, at most "
             f"{config.whole('max_concurrent')} at once; free players are paired when "
             f"{config.whole('pair_min_free') or config.table_sizes[0]} are free{wait}."
         ]
