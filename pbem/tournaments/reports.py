@@ -6,6 +6,9 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
+import engine
+from engine.figures import counted, figure
+
 from .core import formats
 from .core.crosstable import result_text
 from .core.model import Table, Tournament
@@ -21,13 +24,21 @@ def name_of(t: Tournament, player: str) -> str:
     return t.entrants[index].name if index is not None else player
 
 
+def game_title(kind: str) -> str:
+    """A game's name as its rules give it (Martian Dice), or its kind if no longer installed."""
+    try:
+        return engine.rules_for(kind).title
+    except engine.RulesError:
+        return kind
+
+
 def describe(held: Held) -> list[str]:
     """The format in plain sentences, for the home page and mails."""
     c = held.state.config
     seats = " or ".join(str(n) for n in c.table_sizes)
     fmt = formats.format_for(c.system)
-    lines = [f"{fmt.title} of {c.kind}, tables of {seats}.", *fmt.describe(c)]
-    lines.append(f"{c.deadline_hours:g} hours per decision; at a missed deadline "
+    lines = [f"{fmt.title} of {game_title(c.kind)}, tables of {seats}.", *fmt.describe(c)]
+    lines.append(f"{counted(c.game_hours, 'hour')} per decision; at a missed deadline "
                  + ("the house bot moves." if c.timeout_policy == "bot" else "the seat forfeits."))
     scoring = "game points (the rulebook's series scoring)" if c.scoring == "game-points" else \
         "places: a win 1, a draw 1/2, tables of n by (n - place) / (n - 1)"
@@ -60,12 +71,12 @@ def standings_lines(held: Held, explain: bool = False) -> list[str]:
     rows = held.standings
     names = held.state.config.tiebreaks
     out = [f"{held.row.name} ({held.public_id}): standings after "
-           f"{sum(t.result is not None for t in held.state.tables)} results",
+           f"{counted(sum(t.result is not None for t in held.state.tables), 'result')}",
            "Tie-breaks, in order: " + ", ".join(TIEBREAK_TITLES.get(n, n) for n in names)]
     for row in rows:
-        breaks = "  ".join(f"{value:g}" for _, value in row.tiebreaks)
+        breaks = "  ".join(figure(value) for _, value in row.tiebreaks)
         status = "" if row.status == "active" else f" ({row.status})"
-        out.append(f"{row.place:>4}. {row.name}{status}  {row.points:g}  {breaks}")
+        out.append(f"{row.place:>4}. {row.name}{status}  {figure(row.points)}  {breaks}")
         if explain:
             out += [f"        {line}" for line in row.lines]
             if row.why:
@@ -81,7 +92,7 @@ def plan_lines(held: Held, plan: Plan) -> list[str]:
     for number, (seats, penalty) in enumerate(zip(plan.tables, plan.penalties, strict=True), 1):
         out.append(f"  table {number}: " + " v ".join(name_of(t, p) for p in seats))
         out.append(f"           {penalty}")
-    out += [f"  bye: {name_of(t, b.player)} ({b.points:g} points)" for b in plan.byes]
+    out += [f"  bye: {name_of(t, b.player)} ({counted(b.points, 'point')})" for b in plan.byes]
     out += [f"  away: {name_of(t, p)} (on vacation, not paired)" for p in plan.away]
     out += [f"  note: {note}" for note in plan.notes]
     return out
@@ -143,7 +154,18 @@ def player_card(held: Held, player: str) -> dict[str, Any]:
             for tb in t.games_of.get(player, ())
         ],
         "byes": [b for b in t.byes if b.player == player],
+        "left": left_text(held, player),
     }
+
+
+def left_text(held: Held, player: str) -> str | None:
+    """Whether, when, by whom and why an entrant left the event, in words (None: still in)."""
+    index = held.state.seeding.get(player)
+    left = None if index is None else held.state.entrants[index].left
+    if left is None:
+        return None
+    by = f" by {left.by}" if left.by else ""
+    return f"{left.how.capitalize()}{by} on {left.at:%d %B %Y}: {left.reason}."
 
 
 def next_pairing(held: Held, now: datetime) -> str:

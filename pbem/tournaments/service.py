@@ -29,7 +29,7 @@ from ..log.chain import GENESIS, now_text
 from ..log.games import Loaded, dice_held, load
 from ..models import Game, Player, Tournament, TournamentEntrant, TournamentSecret
 from ..play.start import TIMEOUT_POLICIES, start_game
-from . import duplicate, log, mails
+from . import duplicate, labels, log, mails
 from .core import formats
 from .core.config import check_fits, check_limits, max_entrants, parse_config
 from .core.errors import TournamentError
@@ -231,23 +231,24 @@ def pair(session: Session, ctx: Context, held: Held, plan: Plan) -> Held:
     dice: dict[str, Any] = {}
     if config.duplicate and plan.round is not None:
         dice = {"stream": duplicate.stream_name(held.public_id, plan.round), "dice_scheme": 2}
+    starting = labels.while_pairing(ctx, plan.round)
     for seats in plan.tables:
         players = [session.get(Player, int(p)) for p in seats]
         loaded = start_game(
             session,
-            ctx,
+            starting,
             config.kind,
             [(p.email, p.name) for p in players if p is not None],
             options=dict(config.options),
             preset=config.preset,
-            deadline_hours=max(1, round(config.deadline_hours)),
+            deadline_hours=config.game_hours,
             timeout_policy=config.timeout_policy,
             tournament_id=held.row.id,
             **dice,
         )
         games.append(loaded.game.public_id)
     held = record(session, held, "pair", plan.payload(games))
-    if plan.round is not None and plan.round > 1 and formats.format_of(held.state).round_by_round:
+    if plan.round is not None and formats.format_of(held.state).round_by_round:
         mails.queue_summary(session, ctx, held, f"round {plan.round} is paired", f"r{plan.round}")
     return held
 

@@ -60,7 +60,7 @@ def history(public_id: str, seq: str | None = None) -> Any:
         prev_act=prev_act,
         next_act=next_act,
         pages=pager(at // HISTORY_PAGE, head // HISTORY_PAGE, HISTORY_PAGE, head),
-        pos=present.position(loaded.rules, states[at - first], None),
+        pos=present.position(loaded.rules, states[at - first], None, gone=loaded.gone),
     )
 
 

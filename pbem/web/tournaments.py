@@ -22,6 +22,7 @@ from ..tournaments import boards, directing, exports, mails, reports, service
 from ..tournaments.core import formats
 from ..tournaments.core.config import DEADLINE_HOURS, DEFAULT_DEADLINE_HOURS
 from ..tournaments.core.contract import Setting
+from ..tournaments.core.model import Table, Undone
 from ..tournaments.core.tiebreaks import TITLES
 from ..tournaments.log import Held, load
 from . import bounced
@@ -59,7 +60,8 @@ def setting_from(form: Any, setting: Setting) -> int | float | None:
 def fields_from(form: Any) -> dict[str, Any]:
     """The new-tournament form as the service's fields, each number within its limits."""
     text = form.get("deadline_hours", "").strip()
-    hours = number(text, "deadline hours", *DEADLINE_HOURS) if text else None
+    low, high = DEADLINE_HOURS
+    hours = whole(text, "hours per decision", int(low), int(high)) if text else None
     return {
         "name": form.get("name", ""),
         "system": form.get("system", ""),
@@ -141,7 +143,8 @@ def register(public_id: str) -> Any:
         if player is not None and (not email or email.lower() == player.email):
             service.register(session, held, player, rating_of(session, player.id, held.row.kind))
             return f"You are entered in {held.row.name}."
-        mails.queue_registration(session, svc.ctx, held, player_for(session, email).email)
+        mails.queue_registration(session, svc.ctx, held, player_for(session, email).email,
+                                 inviter=player)
         return f"A registration link went to {email}: open it to confirm."
 
     flash(svc.write(work))
@@ -222,15 +225,23 @@ def pairings(public_id: str) -> str:
     """Every game by round, newest first, a page at a time: who plays, whose turn, until when."""
     with services().db.read() as session:
         held = held_or_404(session, public_id)
-        tables = held.state.tables
-        count = len(tables)
+        # Games and undone pairings (kept on the record), newest first, a page at a time.
+        entries: list[Table | Undone] = sorted(
+            [*held.state.tables, *held.state.undone],
+            key=lambda e: -(e.table.seq if isinstance(e, Undone) else e.seq))
+        count = len(entries)
         pages = max(1, -(-count // GAMES_PAGE))
         page = page_number(request.args.get("page", "1"), pages, "of this event's games")
-        last = count - page * GAMES_PAGE  # newest first: this page ends at the table before
-        shown = tables[max(0, last - GAMES_PAGE):last][::-1]
-        found = load_many(session, [table.game for table in shown])
-        games = []
-        for table in shown:
+        shown = entries[page * GAMES_PAGE:(page + 1) * GAMES_PAGE]
+        found = load_many(session, [e.game for e in shown if isinstance(e, Table)])
+        games: list[dict[str, Any]] = []
+        for entry in shown:
+            if isinstance(entry, Undone):
+                games.append({"table": entry.table, "status": "undone", "undone": entry,
+                              "names": [reports.name_of(held.state, p)
+                                        for p in entry.table.seats]})
+                continue
+            table = entry
             loaded = found.get(table.game)
             if loaded is None:
                 raise NotFound(f"there is no game {table.game!r}")

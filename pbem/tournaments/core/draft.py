@@ -8,7 +8,7 @@ from datetime import datetime
 from typing import Any
 
 from .errors import IllegalEvent, InvalidEvent, text
-from .model import ACTIVE, Bye, Config, Entrant, Pairing, Table, Tournament
+from .model import ACTIVE, Bye, Config, Entrant, Pairing, Table, Tournament, Undone
 
 
 @dataclass
@@ -28,6 +28,7 @@ class Draft:
     byes: list[Bye] = field(default_factory=list)
     forbidden: list[tuple[str, str]] = field(default_factory=list)
     pairings: list[Pairing] = field(default_factory=list)
+    undone: list[Undone] = field(default_factory=list)
     started_at: datetime | None = None
     closed_at: datetime | None = None
     standings_hash: str | None = None
@@ -50,6 +51,7 @@ class Draft:
             standings_hash=self.standings_hash,
             head=self.head,
             former=tuple((old, new, seq) for old, (new, seq) in self.former.items()),
+            undone=tuple(self.undone),
         )
 
     @classmethod
@@ -73,6 +75,7 @@ class Draft:
             closed_at=t.closed_at,
             standings_hash=t.standings_hash,
             head=t.head,
+            undone=list(t.undone),
         )
 
     def entrant(self, payload: Mapping[str, Any], key: str, where: str) -> Entrant:

@@ -9,7 +9,7 @@ from . import director, formats, tables
 from .config import parse_config
 from .draft import Draft
 from .errors import IllegalEvent, InvalidEvent, listed, number, text, utc
-from .model import ACTIVE, WITHDRAWN, Entrant, Event, Tournament
+from .model import ACTIVE, WITHDRAWN, Entrant, Event, Leaving, Tournament
 
 
 def apply(draft: Draft, event: Event) -> None:
@@ -72,10 +72,12 @@ def on_register(d: Draft, e: Event, where: str) -> None:
 def on_withdraw(d: Draft, e: Event, where: str) -> None:
     """Mark a player withdrawn; after the start they keep the games they played."""
     entrant = d.entrant(e.payload, "player", where)
-    text(e.payload, "reason", where)
+    reason = text(e.payload, "reason", where)
     if entrant.status != ACTIVE:
         raise IllegalEvent(f"{where}: {entrant.player!r} is already {entrant.status}")
-    d.entrants[entrant.player] = replace(entrant, status=WITHDRAWN)
+    by = e.payload.get("by")
+    left = Leaving(WITHDRAWN, by if isinstance(by, str) and by else None, reason, e.at)
+    d.entrants[entrant.player] = replace(entrant, status=WITHDRAWN, left=left)
 
 
 def on_replace(d: Draft, e: Event, where: str) -> None:
