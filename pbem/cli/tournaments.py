@@ -54,7 +54,8 @@ tournament.add_command(formats_command)
 @click.option("--system", required=True, callback=known_system,
               help="The format: see `pbem tournament formats`.")
 @click.option("--kind", required=True, help="The game, e.g. martian-dice.")
-@click.option("--director", "director_email", required=True, help="The director's address.")
+@click.option("--director", "director_email", required=True,
+              help="The director: EMAIL or 'Name <EMAIL>'.")
 @click.option("--preset")
 @click.option("--option", "options", multiple=True, help="A game option, KEY=VALUE.")
 @click.option("--tables", help="Seats per table, e.g. 2, or 4,5 (default: 2 if allowed).")
@@ -86,7 +87,8 @@ def create(name: str, system: str, kind: str, director_email: str, preset: str |
             fields["table_sizes"] = [int(n) for n in tables.split(",")]
         except ValueError:
             fail(click.BadParameter(f"--tables takes seat counts such as 4,5, not {tables!r}"))
-    held = write(svc, lambda s: service.create(s, player_for(s, director_email), fields))
+    email, director = player_arg(director_email)
+    held = write(svc, lambda s: service.create(s, player_for(s, email, director), fields))
     click.echo(held.public_id)
     click.echo(f"{svc.settings.base_url}/tournaments/{held.public_id}")
 
@@ -118,7 +120,9 @@ def register(public_id: str, emails: tuple[str, ...], by_mail: bool) -> None:
         for text in emails:
             email, name = player_arg(text)
             if by_mail:
-                mails.queue_registration(session, svc.ctx, held, email)
+                # The player is known by the name given from now on: the link enters them by it.
+                invited = player_for(session, email, name)
+                mails.queue_registration(session, svc.ctx, held, invited.email)
             else:
                 player = player_for(session, email, name)
                 rating = rating_of(session, player.id, held.row.kind)

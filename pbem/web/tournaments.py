@@ -16,6 +16,7 @@ from ..errors import Forbidden, NotFound, PbemError, Rejected
 from ..log.games import dice_held
 from ..log.games import load as load_game
 from ..models import Player, Tournament
+from ..play.players import unnamed
 from ..play.start import player_for
 from ..ratings.current import rating_of
 from ..services import services
@@ -149,23 +150,33 @@ def register(public_id: str) -> Any:
 
 @bp.route("/register/<token>", methods=["GET", "POST"])
 def register_link(token: str) -> Any:
-    """The mailed link: GET shows a button (mail scanners open links); POST enters."""
+    """The mailed link: GET shows a button (mail scanners open links); POST enters.
+
+    Whoever has no name yet is asked for the one other players will see."""
     svc = services()
     public_id, email = svc.signer.read_register_token(token)
-    if request.method != "POST":
-        with svc.db.read() as session:
-            held = load(session, public_id)
-            return render_template("tournaments/register.html", held=held, email=email,
-                                   token=token)
+    error = None
+    if request.method == "POST":
+        def work(session: Session) -> None:
+            held = load(session, public_id, for_update=True)
+            player = player_for(session, email, request.form.get("name"))
+            if unnamed(player):
+                raise Rejected("give your name, as the other players will see it")
+            service.register(session, held, player, rating_of(session, player.id, held.row.kind))
 
-    def work(session: Session) -> None:
-        held = load(session, public_id, for_update=True)
-        player = player_for(session, email)
-        service.register(session, held, player, rating_of(session, player.id, held.row.kind))
-
-    svc.write(work)
-    flash(f"{email} is entered. Game invitations come by mail once the event starts.")
-    return redirect(url_for("tournaments.home", public_id=public_id), code=303)
+        try:
+            svc.write(work)
+        except Rejected as e:
+            error = str(e)
+        else:
+            flash(f"{email} is entered. Game invitations come by mail once the event starts.")
+            return redirect(url_for("tournaments.home", public_id=public_id), code=303)
+    with svc.db.read() as session:
+        held = load(session, public_id)
+        known = session.scalars(select(Player).where(Player.email == email)).first()
+        return render_template("tournaments/register.html", held=held, email=email,
+                               token=token, error=error, form=request.form,
+                               ask_name=known is None or unnamed(known)), (422 if error else 200)
 
 
 @bp.post("/<public_id>/withdraw")
