@@ -16,7 +16,7 @@ from ..errors import PbemError
 from ..models import Tournament
 from ..play import director as games
 from ..play.start import player_for
-from ..ratings.current import rating_of
+from ..ratings.current import entry_record
 from ..services import Services
 from ..tournaments import directing, exports, mails, reports, service, simulate
 from ..tournaments.log import Held, load
@@ -68,6 +68,20 @@ tournament.add_command(formats_command)
 @click.option("--unrated", is_flag=True)
 @click.option("--duplicate", is_flag=True,
               help="Every table of a round rolls the same dice (dice games; see the board pages).")
+@click.option("--description", help="Notes for the entrants, shown on the event's page.")
+@click.option("--max-players", type=int, help="The most players the event takes.")
+@click.option("--entries-close", "registration_closes", metavar="TIME",
+              help="No entries after this time (YYYY-MM-DD HH:MM, UTC); a rolling or "
+                   "late-entry event takes entries after its start until then.")
+@click.option("--starts-at", metavar="TIME",
+              help="The event starts by itself at this time (YYYY-MM-DD HH:MM, UTC), at the "
+                   "next `pbem tick`, once enough players have entered.")
+@click.option("--private", is_flag=True,
+              help="Entry by the director's invitation only (`register --mail` invites).")
+@click.option("--rating-min", type=float, help="Entrants' rating in the game, at least.")
+@click.option("--rating-max", type=float, help="Entrants' rating in the game, at most.")
+@click.option("--min-rated-games", type=int,
+              help="Rated games of the game an entrant must have played.")
 @with_appcontext
 def create(name: str, system: str, kind: str, director_email: str, preset: str | None,
            options: tuple[str, ...], tables: str | None, tiebreaks: tuple[str, ...],
@@ -75,6 +89,7 @@ def create(name: str, system: str, kind: str, director_email: str, preset: str |
     """Create a tournament; prints its id and URL."""
     svc = ready_services()
     settings["duplicate"] = settings["duplicate"] or None
+    settings["private"] = settings["private"] or None
     fields: dict[str, Any] = {
         "name": name, "system": system, "kind": kind, "preset": preset,
         "options": dict(item.partition("=")[::2] for item in options),
@@ -122,11 +137,13 @@ def register(public_id: str, emails: tuple[str, ...], by_mail: bool) -> None:
             if by_mail:
                 # The player is known by the name given from now on: the link enters them by it.
                 invited = player_for(session, email, name)
-                mails.queue_registration(session, svc.ctx, held, invited.email)
+                mails.queue_registration(session, svc.ctx, held, invited.email,
+                                         games.OPERATOR.name)
             else:
                 player = player_for(session, email, name)
-                rating = rating_of(session, player.id, held.row.kind)
-                held = service.register(session, held, player, rating)
+                record = entry_record(session, player.id, held.row.kind)
+                held = service.register(session, held, player, *record, by=games.OPERATOR.name,
+                                        ctx=svc.ctx)
         return len(emails)
 
     count = write(svc, work)
@@ -244,6 +261,18 @@ def simulate_command(system: str, kind: str, players: int, tables: str | None,
         fail(e)
     for line in report.lines():
         click.echo(line)
+
+
+@tournament.command("close-entries")
+@click.argument("public_id")
+@click.option("--reason", required=True)
+@with_appcontext
+def close_entries(public_id: str, reason: str) -> None:
+    """Take no more entries (a rolling or late-entry event takes them after its start)."""
+    svc = ready_services()
+    write(svc, lambda s: directing.close_entries(s, load(s, public_id, for_update=True),
+                                                 games.OPERATOR, reason))
+    click.echo(f"{public_id}: entries closed")
 
 
 @tournament.command()

@@ -16,10 +16,12 @@ from .core.standings import standings
 from .log import Held
 
 
-def queue_registration(session: Session, ctx: Context, held: Held, email: str) -> None:
-    """Mail a signed link that enters the address in the tournament (rate-limited)."""
+def queue_registration(session: Session, ctx: Context, held: Held, email: str,
+                       by: str | None = None) -> None:
+    """Mail a signed link that enters the address in the tournament (rate-limited); `by`
+    names the director who invites them (a private event takes only invited players)."""
     compose.check_rate(session, email, "register", "registration links")
-    token = ctx.signer.register_token(held.public_id, email)
+    token = ctx.signer.register_token(held.public_id, email, by)
     link = f"{ctx.base_url}/tournaments/register/{token}"
     text, html = compose.render("tournament_register", held=held, link=link,
                                 home=f"{ctx.base_url}/tournaments/{held.public_id}")

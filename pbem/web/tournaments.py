@@ -18,11 +18,16 @@ from ..log.games import load as load_game
 from ..models import Player, Tournament
 from ..play.players import unnamed
 from ..play.start import player_for
-from ..ratings.current import rating_of
+from ..ratings.current import entry_record
 from ..services import services
 from ..tournaments import boards, directing, exports, mails, reports, service
 from ..tournaments.core import formats
-from ..tournaments.core.config import DEADLINE_HOURS, DEFAULT_DEADLINE_HOURS
+from ..tournaments.core.config import (
+    DEADLINE_HOURS,
+    DEFAULT_DEADLINE_HOURS,
+    RATED_GAMES,
+    RATINGS,
+)
 from ..tournaments.core.contract import Setting
 from ..tournaments.core.standings import standings
 from ..tournaments.core.tiebreaks import TITLES
@@ -72,6 +77,33 @@ def fields_from(form: Any) -> dict[str, Any]:
         "timeout_policy": form.get("timeout_policy", "forfeit"),
         "rated": form.get("rated") == "on",
         "duplicate": form.get("duplicate") == "on" or None,
+        **entry_fields(form),
+    }
+
+
+def entry_fields(form: Any) -> dict[str, Any]:
+    """Who may enter and when, from the new-tournament form; each number within its limits."""
+    def given(name: str) -> str | None:
+        return form.get(name, "").strip() or None
+
+    def bounded(name: str, words: str, low: int, high: int) -> int | None:
+        text = given(name)
+        return None if text is None else whole(text, words, low, high)
+
+    def rating(name: str, words: str) -> float | None:
+        text = given(name)
+        return None if text is None else number(text, words, *RATINGS)
+
+    return {
+        "description": given("description"),
+        "max_players": bounded("max_players", "the player limit", 2, 512),
+        "registration_closes": given("registration_closes"),
+        "starts_at": given("starts_at"),
+        "private": form.get("private") == "on" or None,
+        "rating_min": rating("rating_min", "the least rating"),
+        "rating_max": rating("rating_max", "the most rating"),
+        "min_rated_games": bounded("min_rated_games", "the rated games asked for", 0,
+                                   RATED_GAMES),
     }
 
 
@@ -125,6 +157,8 @@ def home(public_id: str) -> str:
                 session, held.state.seeding, player, directs=directing.may_direct(held, player)
             ),
             rows=standings(held.state)[:10],
+            entries_closed=service.entries_closed(held.state, now),
+            entry_rules=reports.entry_rules(held, now),
             away=[reports.name_of(held.state, p) for p in mails.last_away(held)],
         )
 
@@ -139,9 +173,14 @@ def register(public_id: str) -> Any:
         player = current_player(session)
         email = request.form.get("email", "").strip()
         if player is not None and (not email or email.lower() == player.email):
-            service.register(session, held, player, rating_of(session, player.id, held.row.kind))
+            service.register(session, held, player,
+                             *entry_record(session, player.id, held.row.kind), ctx=svc.ctx)
             return f"You are entered in {held.row.name}."
-        mails.queue_registration(session, svc.ctx, held, player_for(session, email).email)
+        # A director's link is an invitation: it enters a private event too.
+        by = player.name if player is not None and directing.may_direct(held, player) else None
+        if by is None and held.state.config.private:
+            raise Rejected(f"entry to {held.row.name} is by the director's invitation only")
+        mails.queue_registration(session, svc.ctx, held, player_for(session, email).email, by)
         return f"A registration link went to {email}: open it to confirm."
 
     flash(svc.write(work))
@@ -154,7 +193,7 @@ def register_link(token: str) -> Any:
 
     Whoever has no name yet is asked for the one other players will see."""
     svc = services()
-    public_id, email = svc.signer.read_register_token(token)
+    public_id, email, by = svc.signer.read_register_token(token)
     error = None
     if request.method == "POST":
         def work(session: Session) -> None:
@@ -162,7 +201,9 @@ def register_link(token: str) -> Any:
             player = player_for(session, email, request.form.get("name"))
             if unnamed(player):
                 raise Rejected("give your name, as the other players will see it")
-            service.register(session, held, player, rating_of(session, player.id, held.row.kind))
+            service.register(session, held, player,
+                             *entry_record(session, player.id, held.row.kind), by=by,
+                             ctx=svc.ctx)
 
         try:
             svc.write(work)

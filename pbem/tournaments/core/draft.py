@@ -32,6 +32,7 @@ class Draft:
     closed_at: datetime | None = None
     standings_hash: str | None = None
     head: int = -1
+    entries_closed: datetime | None = None
 
     def freeze(self) -> Tournament:
         """Return the Tournament this draft holds."""
@@ -49,6 +50,7 @@ class Draft:
             closed_at=self.closed_at,
             standings_hash=self.standings_hash,
             head=self.head,
+            entries_closed=self.entries_closed,
         )
 
     def entrant(self, payload: Mapping[str, Any], key: str, where: str) -> Entrant:
