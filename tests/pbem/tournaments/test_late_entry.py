@@ -116,8 +116,10 @@ def test_a_late_entrant_of_a_rolling_swiss_gets_a_game_at_once(app, client, runn
     games = client.get(f"/tournaments/{public_id}/games").get_data(as_text=True)
     home = client.get(f"/tournaments/{public_id}").get_data(as_text=True)
     invitations = outbox(app, purpose="invite", to_addr="larry@example.org")
+    verified = run(runner, "tournament", "verify", public_id)
 
     assert late.exit_code == 0, late.output
+    assert verified.exit_code == 0 and "pairings re-derived alike" in verified.output
     assert "Larry Late" in games and "Cy" in games  # Cy waited alone; now they play
     assert len(invitations) == 1
     assert "Entries stay open after the start until the director closes them." in home
@@ -162,8 +164,18 @@ def test_a_late_swiss_entrant_plays_from_the_next_round_with_the_stated_score(
     late = run(runner, "tournament", "register", public_id, "Larry Late <larry@example.org>")
     table = run(runner, "tournament", "standings", public_id, "--explain")
     home = client.get(f"/tournaments/{public_id}").get_data(as_text=True)
+    (first,) = [g["game"] for g in client.get(f"/api/tournaments/{public_id}/games").get_json()]
+    ended = run(runner, "director", "adjudicate", first, "--ranks", "1,2", "--reason", "agreed")
+    games = client.get(f"/api/tournaments/{public_id}/games").get_json()
+    names = {str(e["id"]): e["name"] for e in
+             client.get(f"/api/tournaments/{public_id}/results").get_json()["players"]}
+    second = [[names[s["player"]] for s in g["seats"]] for g in games if g["round"] == 2]
+    verified = run(runner, "tournament", "verify", public_id)
 
     assert late.exit_code == 0, late.output
+    assert ended.exit_code == 0, ended.output
+    assert any("Larry Late" in seats for seats in second), second
+    assert verified.exit_code == 0, verified.output
     assert "Larry Late" in table.output
     assert "0.5 (late entry, round 1)" in table.output
     assert "a late entrant scores half a bye for each round missed" in home
