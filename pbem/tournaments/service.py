@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import re
 import secrets
 from collections.abc import Callable, Iterable, Mapping
 from datetime import UTC, datetime, timedelta
@@ -45,22 +46,32 @@ PAIRINGS_PER_TICK = 64  # a round robin pairs a round at a time; bounded so a ti
 
 def record(session: Session, held: Held, kind: str, payload: dict[str, Any]) -> Held:
     """Fold the event onto the tournament; append it only if the core accepts it."""
-    return checked_append(session, held.row, held.events, kind, payload)
+    return checked_append(session, held.row, held.events, kind, payload, held.state)
+
+
+def in_words(message: str, state: State | None) -> str:
+    """A refusal of the fold as a director reads it: no event number, names for player ids."""
+    text = re.sub(r"^event \d+ \([^)]*\): ", "", message)
+    for entrant in state.entrants if state is not None else ():
+        text = text.replace(repr(entrant.player), entrant.name)
+    return text
 
 
 def checked_append(
-    session: Session, row: Tournament, events: tuple[Event, ...], kind: str, payload: dict[str, Any]
+    session: Session, row: Tournament, events: tuple[Event, ...], kind: str,
+    payload: dict[str, Any], state: State | None = None,
 ) -> Held:
-    """Append an event to a log after checking that the log still folds with it."""
+    """Append an event to a log after checking that the log still folds with it; `state`
+    (the log folded so far) names the players in a refusal."""
     at = now_text()
     event = Event(row.head_seq + 1, kind, payload, datetime.fromisoformat(at))
     try:
-        state = fold((*events, event))
+        folded = fold((*events, event))
     except TournamentError as e:
-        raise Rejected(str(e)) from e
+        raise Rejected(in_words(str(e), state)) from e
     log.append(session, row, kind, payload, at=at)
     row.updated_at = clock.utcnow()
-    return Held(row, state, (*events, event))
+    return Held(row, folded, (*events, event))
 
 
 def create(session: Session, director: Player, fields: Mapping[str, Any]) -> Held:
@@ -70,6 +81,10 @@ def create(session: Session, director: Player, fields: Mapping[str, Any]) -> Hel
         raise Rejected("options must be an object: each game option's name and its value")
     if not isinstance(fields.get("preset"), str | None):
         raise Rejected("preset must be the name of one of the game's presets")
+    if not isinstance(fields.get("private"), bool | None):
+        raise Rejected("private must be true (entry by invitation only) or false")
+    if not isinstance(fields.get("description"), str | None):
+        raise Rejected("description must be text: notes for the entrants")
     if not isinstance(fields.get("table_sizes") or [], list | tuple):
         raise Rejected("table_sizes must be a list of seat counts, such as [4, 5]")
     try:

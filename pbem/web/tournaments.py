@@ -172,12 +172,13 @@ def register(public_id: str) -> Any:
         held = load(session, public_id, for_update=True)
         player = current_player(session)
         email = request.form.get("email", "").strip()
+        # The director's entries and links are invitations: they enter a private event too.
+        by = player.name if player is not None and directing.may_direct(held, player) else None
         if player is not None and (not email or email.lower() == player.email):
             service.register(session, held, player,
-                             *entry_record(session, player.id, held.row.kind), ctx=svc.ctx)
+                             *entry_record(session, player.id, held.row.kind), by=by,
+                             ctx=svc.ctx)
             return f"You are entered in {held.row.name}."
-        # A director's link is an invitation: it enters a private event too.
-        by = player.name if player is not None and directing.may_direct(held, player) else None
         if by is None and held.state.config.private:
             raise Rejected(f"entry to {held.row.name} is by the director's invitation only")
         mails.queue_registration(session, svc.ctx, held, player_for(session, email).email, by)

@@ -179,3 +179,14 @@ def test_a_late_swiss_entrant_plays_from_the_next_round_with_the_stated_score(
     assert "Larry Late" in table.output
     assert "0.5 (late entry, round 1)" in table.output
     assert "a late entrant scores half a bye for each round missed" in home
+
+
+def test_a_refused_director_action_names_players_not_ids_or_events(app, runner):
+    public_id = rolling_event(runner)
+    first = run(runner, "tournament", "withdraw", public_id, "ann@example.org", "--reason", "ill")
+    again = run(runner, "tournament", "withdraw", public_id, "ann@example.org", "--reason", "ill")
+
+    assert first.exit_code == 0, first.output
+    assert again.exit_code == 1
+    assert "Error: Ann is already withdrawn" in again.output
+    assert not re.search(r"event \d|'\d+'", again.output)
