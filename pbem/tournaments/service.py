@@ -179,9 +179,9 @@ def register(session: Session, held: Held, player: Player, rating: float | None 
     entered = entrant_ids(session, held.row, ("active",))
     if player.id in entered:
         raise Rejected(f"{player.name} is already registered for {held.row.name}")
-    why = entries.refusal(entry_field(held.state),
-                          entries.Entry(player.name, rating, rated_games, by is not None),
-                          clock.utcnow())
+    why = "the event is over" if held.state.closed else entries.refusal(
+        entry_field(held.state), entries.Entry(player.name, rating, rated_games, by is not None),
+        clock.utcnow())
     if why is not None:
         raise Rejected(f"{player.name} cannot enter {held.row.name}: {why}")
     payload: dict[str, Any] = {"player": str(player.id), "name": player.name, "rating": rating}
@@ -254,6 +254,13 @@ def begin(session: Session, held: Held) -> Held:
     return held
 
 
+def awaits_entries(state: State, now: datetime) -> bool:
+    """Tell whether an event whose games are all played stays open for late entrants: it
+    does until the entry deadline the director set (without one, it closes at once)."""
+    return (state.config.registration_closes is not None
+            and entries.closed(entry_field(state), now) is None)
+
+
 def due_to_start(state: State, now: datetime) -> bool:
     """Tell whether an event's scheduled start has come with enough entrants to start."""
     at = state.config.starts_at
@@ -292,7 +299,8 @@ def tick(
         if due is None:
             break
         held = pair(session, ctx, held, due)
-    if held.state.started and formats.is_over(held.state):
+    if held.state.started and formats.is_over(held.state) and not awaits_entries(held.state,
+                                                                                    now):
         held = close(session, ctx, held)
     elif summaries and weekly(held.state, now):
         week = now.isocalendar()

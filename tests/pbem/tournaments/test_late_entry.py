@@ -5,7 +5,7 @@ refusal speaks the director's words."""
 from __future__ import annotations
 
 import re
-from datetime import timedelta
+from datetime import UTC, datetime, timedelta
 
 import pytest
 
@@ -190,3 +190,25 @@ def test_a_refused_director_action_names_players_not_ids_or_events(app, runner):
     assert again.exit_code == 1
     assert "Error: Ann is already withdrawn" in again.output
     assert not re.search(r"event \d|'\d+'", again.output)
+
+
+def test_a_rolling_event_with_an_entry_deadline_waits_for_late_entrants(app, client, runner):
+    closes = (datetime.now(UTC) + timedelta(days=1)).strftime("%Y-%m-%d %H:%M")
+    made = run(runner, "tournament", "create", "Open house", "--system", "rolling-swiss",
+               "--kind", "martian-frisby", "--games-per-player", "1", "--max-concurrent", "1",
+               "--entries-close", closes, "--director", "dee@example.org")
+    public_id = made.output.split()[0]
+    run(runner, "tournament", "register", public_id, "Ann <ann@example.org>",
+        "Bob <bob@example.org>")
+    run(runner, "tournament", "start", public_id)
+    (game,) = [g["game"] for g in client.get(f"/api/tournaments/{public_id}/games").get_json()]
+    run(runner, "director", "adjudicate", game, "--ranks", "1,2", "--reason", "agreed")
+    waiting = client.get(f"/tournaments/{public_id}").get_data(as_text=True)
+    run(runner, "tournament", "register", public_id, "Cy <cy@example.org>",
+        "Dan <dan@example.org>")
+    games = client.get(f"/tournaments/{public_id}/games").get_data(as_text=True)
+
+    assert made.exit_code == 0, made.output
+    assert "<strong>Running.</strong>" in waiting and "Entries close on " in waiting
+    assert "Cy" in games and "Dan" in games
+    assert len(outbox(app, purpose="invite", to_addr="dan@example.org")) == 1
