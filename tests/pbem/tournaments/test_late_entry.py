@@ -14,7 +14,8 @@ from pbem.tournaments.core.errors import IllegalEvent
 from pbem.tournaments.core.scoring import totals
 from pbem.tournaments.core.standings import standings
 
-from ..pipe import outbox
+from ..pipe import csrf_in, outbox, sign_in
+from ..web.test_api import api_token_for, bearer
 from .logs import T0, Log
 
 
@@ -212,3 +213,19 @@ def test_a_rolling_event_with_an_entry_deadline_waits_for_late_entrants(app, cli
     assert "<strong>Running.</strong>" in waiting and "Entries close on " in waiting
     assert "Cy" in games and "Dan" in games
     assert len(outbox(app, purpose="invite", to_addr="dan@example.org")) == 1
+
+
+def test_late_entrants_enter_a_rolling_swiss_from_its_page_and_the_api(app, client, runner):
+    public_id = rolling_event(runner)
+    sign_in(app, client, "larry@example.org")
+    home = client.get(f"/tournaments/{public_id}").get_data(as_text=True)
+    entered = client.post(f"/tournaments/{public_id}/register", data={"csrf": csrf_in(home)},
+                          follow_redirects=True)
+    by_api = client.post(f"/api/tournaments/{public_id}/register",
+                         headers=bearer(api_token_for(app, "mo@example.org")))
+
+    assert "Entries are still open: a late entrant is paired from the next pairing on." in home
+    assert "Enter me" in home
+    assert "You are entered in Frisby rolling." in entered.get_data(as_text=True)
+    assert by_api.status_code == 201 and by_api.get_json()["entrants"] == 5
+    assert len(outbox(app, purpose="invite", to_addr="larry@example.org")) == 1

@@ -7,6 +7,8 @@ import html
 import time
 from datetime import UTC, datetime, timedelta
 
+from pbem.tournaments.log import load
+
 from ..pipe import csrf_in, link_in, outbox, path_of, sign_in, svc_of
 from .test_api import api_token_for, bearer
 
@@ -152,5 +154,4 @@ def test_a_scheduled_event_starts_by_itself_at_the_next_tick(app, client, runner
     assert "<strong>Running.</strong>" in home
     assert len(outbox(app, purpose="invite")) == 2
     with svc_of(app).db.read() as s:
-        from pbem.tournaments.log import load
         assert load(s, public_id).state.started
