@@ -30,7 +30,7 @@ from ..log.chain import GENESIS, now_text
 from ..log.games import Loaded, dice_held, load
 from ..models import Game, Player, Tournament, TournamentEntrant, TournamentSecret
 from ..play.start import TIMEOUT_POLICIES, start_game
-from . import duplicate, log, mails
+from . import duplicate, labels, log, mails
 from .core import entries, formats
 from .core.config import check_fits, check_limits, parse_config
 from .core.errors import TournamentError
@@ -39,14 +39,14 @@ from .core.fold import fold
 from .core.model import Event
 from .core.model import Tournament as State
 from .core.plans import Plan
-from .log import Held
+from .log import Folded, Held
 
 PAIRINGS_PER_TICK = 64  # a round robin pairs a round at a time; bounded so a tick ends
 
 
 def record(session: Session, held: Held, kind: str, payload: dict[str, Any]) -> Held:
     """Fold the event onto the tournament; append it only if the core accepts it."""
-    return checked_append(session, held.row, held.events, kind, payload, held.state)
+    return checked_append(session, held.row, held.state, kind, payload)
 
 
 def in_words(message: str, state: State | None) -> str:
@@ -58,20 +58,22 @@ def in_words(message: str, state: State | None) -> str:
 
 
 def checked_append(
-    session: Session, row: Tournament, events: tuple[Event, ...], kind: str,
-    payload: dict[str, Any], state: State | None = None,
+    session: Session, row: Tournament, state: State | None, kind: str, payload: dict[str, Any]
 ) -> Held:
-    """Append an event to a log after checking that the log still folds with it; `state`
-    (the log folded so far) names the players in a refusal."""
+    """Append an event to a log after checking that the log still folds with it.
+
+    `state` is the fold of the log so far (None for a new log): the event is folded onto it,
+    and a refusal names its players.
+    """
     at = now_text()
     event = Event(row.head_seq + 1, kind, payload, datetime.fromisoformat(at))
     try:
-        folded = fold((*events, event))
+        folded = fold((event,), after=state)
     except TournamentError as e:
         raise Rejected(in_words(str(e), state)) from e
     log.append(session, row, kind, payload, at=at)
     row.updated_at = clock.utcnow()
-    return Held(row, folded, (*events, event))
+    return Held(row, Folded(folded))
 
 
 def create(session: Session, director: Player, fields: Mapping[str, Any]) -> Held:
@@ -143,7 +145,7 @@ def create(session: Session, director: Player, fields: Mapping[str, Any]) -> Hel
     session.add(row)
     session.flush()
     session.add(TournamentSecret(tournament_id=row.id, seed=seed))
-    return checked_append(session, row, (), "create", payload)
+    return checked_append(session, row, None, "create", payload)
 
 
 TIMES = {"starts_at": "the start", "registration_closes": "the entry deadline"}
@@ -316,23 +318,24 @@ def pair(session: Session, ctx: Context, held: Held, plan: Plan) -> Held:
     dice: dict[str, Any] = {}
     if config.duplicate and plan.round is not None:
         dice = {"stream": duplicate.stream_name(held.public_id, plan.round), "dice_scheme": 2}
+    starting = labels.while_pairing(ctx, plan.round)
     for seats in plan.tables:
         players = [session.get(Player, int(p)) for p in seats]
         loaded = start_game(
             session,
-            ctx,
+            starting,
             config.kind,
             [(p.email, p.name) for p in players if p is not None],
             options=dict(config.options),
             preset=config.preset,
-            deadline_hours=max(1, round(config.deadline_hours)),
+            deadline_hours=config.game_hours,
             timeout_policy=config.timeout_policy,
             tournament_id=held.row.id,
             **dice,
         )
         games.append(loaded.game.public_id)
     held = record(session, held, "pair", plan.payload(games))
-    if plan.round is not None and plan.round > 1 and formats.format_of(held.state).round_by_round:
+    if plan.round is not None and formats.format_of(held.state).round_by_round:
         mails.queue_summary(session, ctx, held, f"round {plan.round} is paired", f"r{plan.round}")
     return held
 
