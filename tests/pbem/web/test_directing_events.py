@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
-from datetime import timedelta
+from datetime import UTC, datetime, timedelta
 
 from pbem import clock
 from pbem.log.games import load
+from pbem.mail import outbox as mailer
+from pbem.mail import transport
 from pbem.play import deadlines
 from pbem.play.start import player_for
 from pbem.tournaments import exports, service, simulate
@@ -272,3 +274,21 @@ def test_a_disqualified_player_is_told_why_and_their_opponent_reads_who_did_it(a
     card = client.get(f"/tournaments/{public_id}/players/{cheat}").get_data(as_text=True)
     assert "Disqualified by Dee on" in card and "two accounts" in card
     assert verified(app, public_id) is None
+
+
+def test_the_withdrawal_notice_arrives_over_smtp_saying_who_and_why(smtp_app, smtp_sink):
+    app, client = smtp_app, smtp_app.test_client()
+    public_id, ids = new_event(app, rounds=2)
+    sign_in(app, client, DIRECTOR)
+
+    post(client, f"/tournaments/{public_id}/director", action="withdraw", player=ids[2],
+         reason="a new job")
+    svc = svc_of(app)
+    hop = transport.SmtpTransport(smtp_sink.url, timeout=5)
+    mailer.deliver_due(svc.db, hop, svc.settings.mail_from, now=lambda: datetime.now(UTC))
+
+    (mail,) = [m for m in smtp_sink.to(email_of(2)) if "withdrawn" in str(m["Subject"])]
+    assert mail["Subject"] == "[Test cup] you are withdrawn"
+    text = str(mail.get_body(("plain",)).get_content())
+    assert "Dee withdrew you from Test cup (a new job)" in text
+    assert f"/tournaments/{public_id}" in text
