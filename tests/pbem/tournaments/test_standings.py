@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from pbem.tournaments.core.standings import standings
+from pbem.tournaments.core.tiebreaks import fmt, ordinal, verb
 
 from .logs import Log
 
@@ -163,6 +164,22 @@ def test_a_lower_average_rank_alone_puts_a_player_above_another():
     assert [(r.place, r.name, r.points, r.tiebreak("average-rank")) for r in rows] == [
         (1, "Ann", 2, 1), (2, "Bob", 1, 1.5), (2, "Cid", 1, 1.5), (4, "Dan", 1, 2),
         (4, "Eve", 1, 2)]
+    assert rows[2].why == "Bob and Cid share place 2: both have 1 points, Average rank 1.5"
     assert rows[3].why == ("Cid is above Dan: both have 1 points; "
                            "Average rank 1.5 against 2 (lower is better)")
     assert rows[1].lines[-1] == "Average rank = (2 + 1) / 2 = 1.5"
+
+
+@pytest.mark.parametrize(("place", "text"), [
+    (1, "1st"), (2, "2nd"), (3, "3rd"), (4, "4th"), (11, "11th"), (12, "12th"), (13, "13th"),
+    (20, "20th"), (21, "21st"), (22, "22nd"), (23, "23rd"), (101, "101st"), (111, "111th"),
+    (112, "112th"), (113, "113th"), (122, "122nd")])
+def test_places_read_as_people_write_them(place, text):
+    assert ordinal(place) == text
+
+
+def test_numbers_and_encounters_read_as_people_write_them():
+    assert [fmt(v) for v in (0, 2, 10, 2.5, 7 / 6, -0.004, 0.004, 100)] == [
+        "0", "2", "10", "2.5", "1.17", "0", "0", "100"]
+    assert [verb(f, 2) for f in (1, 0.5, 0)] == ["beat", "drew", "lost to"]
+    assert [verb(f, 4) for f in (1, 0.5, 0)] == ["beat", "tied with", "behind"]
