@@ -137,6 +137,17 @@ def test_an_annulled_game_is_listed_in_the_arithmetic():
                              "Annulled: g1 (annulled by the director: as the rules say)")
 
 
+
+def test_a_game_after_an_annulled_one_still_counts():
+    log = Log("swiss").register("ann", "bob").start()
+    (first,) = log.pair(1, [["ann", "bob"]])
+    log.result(first, [1, 2]).director("annul", game=first)
+    (second,) = log.pair(2, [["bob", "ann"]])
+    log.result(second, [1, 2])
+    bob, ann = standings(log.tournament())
+    assert (bob.name, bob.points, bob.games, ann.points, ann.games) == ("Bob", 1, 1, 0, 1)
+
+
 def test_a_bye_adds_points_but_no_tiebreak():
     log = Log("swiss").register("ann", "bob", "cid").start()
     log.pair(1, [["ann", "bob"]], byes=[("cid", 1)])
