@@ -194,3 +194,12 @@ def test_numbers_and_encounters_read_as_people_write_them():
         "0", "2", "10", "2.5", "1.17", "0", "0", "100"]
     assert [verb(f, 2) for f in (1, 0.5, 0)] == ["beat", "drew", "lost to"]
     assert [verb(f, 4) for f in (1, 0.5, 0)] == ["beat", "tied with", "behind"]
+
+
+def test_a_drawn_game_between_tied_players_is_half_a_point_of_direct_encounter():
+    log = Log("swiss", rounds=1, tiebreaks=["direct-encounter"]).register("ann", "bob").start()
+    (game,) = log.pair(1, [["ann", "bob"]])
+    log.result(game, [1, 1])
+    rows = standings(log.tournament())
+    assert [(r.place, r.name, r.points, r.tiebreak("direct-encounter")) for r in rows] == [
+        (1, "Ann", 0.5, 0.5), (1, "Bob", 0.5, 0.5)]
