@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from pbem.tournaments.core.standings import standings
-from pbem.tournaments.core.tiebreaks import fmt, ordinal, verb
+from pbem.tournaments.core.tiebreaks import Ledger, fmt, ordinal, verb
 
 from .logs import Log
 
@@ -203,3 +203,9 @@ def test_a_drawn_game_between_tied_players_is_half_a_point_of_direct_encounter()
     rows = standings(log.tournament())
     assert [(r.place, r.name, r.points, r.tiebreak("direct-encounter")) for r in rows] == [
         (1, "Ann", 0.5, 0.5), (1, "Bob", 0.5, 0.5)]
+
+
+def test_an_unknown_tie_break_is_named():
+    ledger = Ledger.of({"ann": "Ann"}, [], [], {"ann": 0.0})
+    with pytest.raises(ValueError, match="unknown tie-break 'coin-toss'"):
+        ledger.compute("coin-toss")
