@@ -13,7 +13,7 @@ from sqlalchemy import select
 
 from .. import clock
 from ..errors import PbemError
-from ..models import Tournament
+from ..models import Player, Tournament
 from ..play import director as games
 from ..play.start import player_for
 from ..ratings.current import rating_of
@@ -59,7 +59,8 @@ tournament.add_command(formats_command)
 @click.option("--option", "options", multiple=True, help="A game option, KEY=VALUE.")
 @click.option("--tables", help="Seats per table, e.g. 2, or 4,5 (default: 2 if allowed).")
 @with_settings
-@click.option("--deadline-hours", type=float, default=72.0, show_default=True)
+@click.option("--deadline-hours", type=float, default=72.0, show_default=True,
+              help="Hours for each decision: a whole number from 1 to 2,160.")
 @click.option("--timeout-policy", type=click.Choice(["bot", "forfeit"]), default="forfeit",
               show_default=True)
 @click.option("--scoring", type=click.Choice(["places", "game-points"]))
@@ -118,7 +119,9 @@ def register(public_id: str, emails: tuple[str, ...], by_mail: bool) -> None:
         for text in emails:
             email, name = player_arg(text)
             if by_mail:
-                mails.queue_registration(session, svc.ctx, held, email)
+                # the command line speaks for the event's director
+                director = session.get(Player, held.row.director_id)
+                mails.queue_registration(session, svc.ctx, held, email, inviter=director)
             else:
                 player = player_for(session, email, name)
                 rating = rating_of(session, player.id, held.row.kind)
@@ -254,7 +257,8 @@ def withdraw(public_id: str, player_email: str, reason: str) -> None:
     def work(session: Any) -> Held:
         held = load(session, public_id, for_update=True)
         player = player_for(session, player_email)
-        return directing.withdraw(session, svc.ctx, held, str(player.id), reason)
+        return directing.withdraw(session, svc.ctx, held, str(player.id), reason,
+                                  games.OPERATOR)
 
     write(svc, work)
     click.echo(f"{public_id}: {player_email} withdrawn")

@@ -29,7 +29,7 @@ from ..log.chain import GENESIS, now_text
 from ..log.games import Loaded, dice_held, load
 from ..models import Game, Player, Tournament, TournamentEntrant, TournamentSecret
 from ..play.start import TIMEOUT_POLICIES, start_game
-from . import duplicate, log, mails
+from . import duplicate, labels, log, mails
 from .core import formats
 from .core.config import check_fits, check_limits, max_entrants, parse_config
 from .core.errors import TournamentError
@@ -38,29 +38,32 @@ from .core.fold import fold
 from .core.model import Event
 from .core.model import Tournament as State
 from .core.plans import Plan
-from .log import Held
+from .log import Folded, Held
 
 PAIRINGS_PER_TICK = 64  # a round robin pairs a round at a time; bounded so a tick ends
 
 
 def record(session: Session, held: Held, kind: str, payload: dict[str, Any]) -> Held:
     """Fold the event onto the tournament; append it only if the core accepts it."""
-    return checked_append(session, held.row, held.events, kind, payload)
+    return checked_append(session, held.row, held.state, kind, payload)
 
 
 def checked_append(
-    session: Session, row: Tournament, events: tuple[Event, ...], kind: str, payload: dict[str, Any]
+    session: Session, row: Tournament, state: State | None, kind: str, payload: dict[str, Any]
 ) -> Held:
-    """Append an event to a log after checking that the log still folds with it."""
+    """Append an event to a log after checking that the log still folds with it.
+
+    `state` is the fold of the log so far (None for a new log): the event is folded onto it.
+    """
     at = now_text()
     event = Event(row.head_seq + 1, kind, payload, datetime.fromisoformat(at))
     try:
-        state = fold((*events, event))
+        state = fold((event,), after=state)
     except TournamentError as e:
         raise Rejected(str(e)) from e
     log.append(session, row, kind, payload, at=at)
     row.updated_at = clock.utcnow()
-    return Held(row, state, (*events, event))
+    return Held(row, Folded(state))
 
 
 def create(session: Session, director: Player, fields: Mapping[str, Any]) -> Held:
@@ -118,7 +121,7 @@ def create(session: Session, director: Player, fields: Mapping[str, Any]) -> Hel
     session.add(row)
     session.flush()
     session.add(TournamentSecret(tournament_id=row.id, seed=seed))
-    return checked_append(session, row, (), "create", payload)
+    return checked_append(session, row, None, "create", payload)
 
 
 def new_public_id(session: Session) -> str:
@@ -228,23 +231,24 @@ def pair(session: Session, ctx: Context, held: Held, plan: Plan) -> Held:
     dice: dict[str, Any] = {}
     if config.duplicate and plan.round is not None:
         dice = {"stream": duplicate.stream_name(held.public_id, plan.round), "dice_scheme": 2}
+    starting = labels.while_pairing(ctx, plan.round)
     for seats in plan.tables:
         players = [session.get(Player, int(p)) for p in seats]
         loaded = start_game(
             session,
-            ctx,
+            starting,
             config.kind,
             [(p.email, p.name) for p in players if p is not None],
             options=dict(config.options),
             preset=config.preset,
-            deadline_hours=max(1, round(config.deadline_hours)),
+            deadline_hours=config.game_hours,
             timeout_policy=config.timeout_policy,
             tournament_id=held.row.id,
             **dice,
         )
         games.append(loaded.game.public_id)
     held = record(session, held, "pair", plan.payload(games))
-    if plan.round is not None and plan.round > 1 and formats.format_of(held.state).round_by_round:
+    if plan.round is not None and formats.format_of(held.state).round_by_round:
         mails.queue_summary(session, ctx, held, f"round {plan.round} is paired", f"r{plan.round}")
     return held
 

@@ -5,6 +5,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from engine.figures import figure
+
 from . import formats
 from .errors import (
     BadFormat,
@@ -125,9 +127,11 @@ def check_system(config: Config, where: str = "create") -> None:
 def check_limits(config: Config, where: str = "create") -> None:
     """Raise BadFormat naming the first number beyond what a new event may ask for."""
     low, high = DEADLINE_HOURS
-    if not low <= config.deadline_hours <= high:
-        raise BadFormat(f"{where}: deadline_hours must be from {low:g} to {high:g}, "
-                        f"not {config.deadline_hours!r}")
+    hours = config.deadline_hours
+    if not (low <= hours <= high and float(hours).is_integer()):
+        raise BadFormat(f"{where}: deadline_hours must be a whole number of hours from "
+                        f"{figure(low)} to {figure(high)} (a game's deadline is counted in "
+                        f"whole hours), not {hours!r}")
     for setting in formats.format_for(config.system).settings:
         value = config.settings.get(setting.name)
         if value is not None and not setting.least <= value <= setting.most:

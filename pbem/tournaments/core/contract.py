@@ -17,6 +17,8 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
+from engine.figures import counted
+
 from .draft import Draft
 from .errors import IllegalEvent, optional_number, optional_whole
 from .model import Config, Tournament
@@ -135,16 +137,18 @@ class Format(ABC):
         if not self.round_by_round:
             return "whenever enough players are free"
         going = t.unfinished()
-        return (f"when the last {len(going)} games of round {t.last_round()} end"
-                if going else "now")
+        last = "game" if len(going) == 1 else f"{len(going)} games"
+        return (f"when the last {last} of round {t.last_round()} "
+                f"{'ends' if len(going) == 1 else 'end'}" if going else "now")
 
     def nothing_due(self, t: Tournament) -> str:
         """Say why nothing can be paired now, to a director who asked for a pairing."""
         going = t.unfinished()
         if self.round_by_round and going:
             names = ", ".join(tb.game for tb in going[:5])
-            return (f"round {t.last_round()} is still open: {len(going)} games are "
-                    f"unfinished ({names}{', ...' if len(going) > 5 else ''})")
+            more = ", ..." if len(going) > 5 else ""
+            return (f"round {t.last_round()} is still open: {counted(len(going), 'game')} "
+                    f"{'is' if len(going) == 1 else 'are'} unfinished ({names}{more})")
         return "not enough players are free yet (or none has waited long enough)"
 
     def expected_games(self, t: Tournament) -> int:

@@ -7,7 +7,7 @@ from dataclasses import replace
 
 from .draft import Draft
 from .errors import IllegalEvent, InvalidEvent, listed, number, text, utc
-from .model import DISQUALIFIED, Bye, Event, Result
+from .model import DISQUALIFIED, Bye, Event, Leaving, Result, Undone
 from .tables import read_ranks
 
 
@@ -41,7 +41,9 @@ def disqualify(d: Draft, e: Event, where: str) -> None:
     entrant = d.entrant(e.payload, "player", where)
     if entrant.status == DISQUALIFIED:
         raise IllegalEvent(f"{where}: {entrant.player!r} is already disqualified")
-    d.entrants[entrant.player] = replace(entrant, status=DISQUALIFIED)
+    left = Leaving(DISQUALIFIED, text(e.payload, "by", where), text(e.payload, "reason", where),
+                   e.at)
+    d.entrants[entrant.player] = replace(entrant, status=DISQUALIFIED, left=left)
 
 
 def undo(d: Draft, e: Event, where: str) -> None:
@@ -52,6 +54,8 @@ def undo(d: Draft, e: Event, where: str) -> None:
     del d.tables[table.game]
     for player in table.seats:
         d.games[player].remove(table.game)
+    d.undone.append(Undone(table, text(e.payload, "by", where), text(e.payload, "reason", where),
+                           e.seq, utc(e.at)))
 
 
 def annul(d: Draft, e: Event, where: str) -> None:

@@ -9,7 +9,7 @@ from . import director, formats, tables
 from .config import parse_config
 from .draft import Draft
 from .errors import IllegalEvent, InvalidEvent, listed, number, text, utc
-from .model import ACTIVE, WITHDRAWN, Entrant, Event, Tournament
+from .model import ACTIVE, WITHDRAWN, Entrant, Event, Leaving, Tournament
 
 
 def apply(draft: Draft, event: Event) -> None:
@@ -28,9 +28,14 @@ def apply(draft: Draft, event: Event) -> None:
     draft.head = event.seq
 
 
-def fold(events: Iterable[Event]) -> Tournament:
-    """Return the tournament a log describes; raise a TournamentError naming the bad seq."""
-    draft = Draft()
+def fold(events: Iterable[Event], after: Tournament | None = None) -> Tournament:
+    """Return the tournament a log describes; raise a TournamentError naming the bad seq.
+
+    With `after`, the state folded from the log's events up to `after.head`, `events` are
+    the ones that follow it, and the result is the fold of the whole log: folding in steps
+    gives exactly what one fold gives. `after` itself is not changed.
+    """
+    draft = Draft() if after is None else Draft.thaw(after)
     for event in events:
         apply(draft, event)
     return draft.freeze()
@@ -67,10 +72,12 @@ def on_register(d: Draft, e: Event, where: str) -> None:
 def on_withdraw(d: Draft, e: Event, where: str) -> None:
     """Mark a player withdrawn; after the start they keep the games they played."""
     entrant = d.entrant(e.payload, "player", where)
-    text(e.payload, "reason", where)
+    reason = text(e.payload, "reason", where)
     if entrant.status != ACTIVE:
         raise IllegalEvent(f"{where}: {entrant.player!r} is already {entrant.status}")
-    d.entrants[entrant.player] = replace(entrant, status=WITHDRAWN)
+    by = e.payload.get("by")
+    left = Leaving(WITHDRAWN, by if isinstance(by, str) and by else None, reason, e.at)
+    d.entrants[entrant.player] = replace(entrant, status=WITHDRAWN, left=left)
 
 
 def on_replace(d: Draft, e: Event, where: str) -> None:

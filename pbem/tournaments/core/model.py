@@ -64,6 +64,15 @@ class Config:
     duplicate: bool = False  # every table of a round rolls the same addressed dice
 
     @property
+    def game_hours(self) -> int:
+        """The hours each game gives a decision: the event's deadline, in whole hours.
+
+        A new event may only ask for whole hours (config.check_limits); one created before
+        that rule with a fraction has its games given the nearest whole hour (at least 1).
+        """
+        return max(1, round(self.deadline_hours))
+
+    @property
     def two_player(self) -> bool:
         """Tell whether every table seats two players (pairing by matching, chess tie-breaks)."""
         return self.table_sizes == (2,)
@@ -99,6 +108,17 @@ class Event:
 
 
 @dataclass(frozen=True)
+class Leaving:
+    """How an entrant left the event: withdrawn or disqualified, by whom (None: themselves),
+    why and when."""
+
+    how: str
+    by: str | None
+    reason: str
+    at: datetime
+
+
+@dataclass(frozen=True)
 class Entrant:
     """A player in the event; `replaced` lists the earlier holders of this place."""
 
@@ -107,6 +127,7 @@ class Entrant:
     status: str
     rating: float | None
     replaced: tuple[str, ...] = ()
+    left: Leaving | None = None
 
     @property
     def active(self) -> bool:
@@ -143,6 +164,18 @@ class Table:
     def deadline(self, hours: float) -> datetime:
         """Return when the game should be over, counting the director's extensions."""
         return self.paired_at + timedelta(hours=hours + self.extra_hours)
+
+
+@dataclass(frozen=True)
+class Undone:
+    """A pairing the director took back before anyone moved: its table as it stood, with
+    any extension it had been given, and who undid it, why and when."""
+
+    table: Table
+    by: str
+    reason: str
+    seq: int
+    at: datetime
 
 
 @dataclass(frozen=True)
@@ -184,6 +217,9 @@ class Tournament:
     closed_at: datetime | None
     standings_hash: str | None
     head: int
+    # Players replaced: (who left, who took the place, at which seq), in the log's order.
+    former: tuple[tuple[str, str, int], ...] = ()
+    undone: tuple[Undone, ...] = ()
 
     @property
     def started(self) -> bool:

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import pytest
 
+from engine.figures import figure
 from pbem.tournaments.core.standings import standings
-from pbem.tournaments.core.tiebreaks import Ledger, fmt, ordinal, verb
+from pbem.tournaments.core.tiebreaks import Ledger, ordinal, verb
 
 from .logs import Log
 
@@ -175,8 +176,8 @@ def test_a_lower_average_rank_alone_puts_a_player_above_another():
     assert [(r.place, r.name, r.points, r.tiebreak("average-rank")) for r in rows] == [
         (1, "Ann", 2, 1), (2, "Bob", 1, 1.5), (2, "Cid", 1, 1.5), (4, "Dan", 1, 2),
         (4, "Eve", 1, 2)]
-    assert rows[2].why == "Bob and Cid share place 2: both have 1 points, Average rank 1.5"
-    assert rows[3].why == ("Cid is above Dan: both have 1 points; "
+    assert rows[2].why == "Bob and Cid share place 2: both have 1 point, Average rank 1.5"
+    assert rows[3].why == ("Cid is above Dan: both have 1 point; "
                            "Average rank 1.5 against 2 (lower is better)")
     assert rows[1].lines[-1] == "Average rank = (2 + 1) / 2 = 1.5"
 
@@ -190,7 +191,7 @@ def test_places_read_as_people_write_them(place, text):
 
 
 def test_numbers_and_encounters_read_as_people_write_them():
-    assert [fmt(v) for v in (0, 2, 10, 2.5, 7 / 6, -0.004, 0.004, 100)] == [
+    assert [figure(v) for v in (0, 2, 10, 2.5, 7 / 6, -0.004, 0.004, 100)] == [
         "0", "2", "10", "2.5", "1.17", "0", "0", "100"]
     assert [verb(f, 2) for f in (1, 0.5, 0)] == ["beat", "drew", "lost to"]
     assert [verb(f, 4) for f in (1, 0.5, 0)] == ["beat", "tied with", "behind"]

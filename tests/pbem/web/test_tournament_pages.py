@@ -43,7 +43,7 @@ def test_a_director_creates_an_event_and_players_enter_from_the_mailed_link(app,
 
     home = client.get(f"/tournaments/{public_id}").get_data(as_text=True)
     assert "Open for registration" in home and "Entrants (2)" in home
-    assert "Swiss of martian-frisby" in home and "2 rounds" in home
+    assert "Swiss of Martian Frisby" in home and "2 rounds" in home
 
 
 def test_opening_the_registration_link_changes_nothing_until_the_button(app, client):

@@ -5,6 +5,8 @@ from __future__ import annotations
 from collections.abc import Collection
 from datetime import datetime, timedelta
 
+from engine.figures import counted
+
 from .. import dutch, pairing
 from ..contract import Format, Setting
 from ..draft import Draft
@@ -51,8 +53,7 @@ def plan_swiss(t: Tournament, away: Collection[str], version: int = 2) -> Plan |
         tables, penalties = seat_pool(pool, sizes, h)
     for player in chosen:
         byes.append(PlannedBye(player, points))
-        notes.append(f"{names[player]} gets the bye ({points:g} point"
-                     f"{'' if points == 1 else 's'}): {why}")
+        notes.append(f"{names[player]} gets the bye ({counted(points, 'point')}): {why}")
     return make_plan(t, round_, tables, byes, penalties, notes, resting)
 
 
@@ -111,7 +112,8 @@ class Swiss(Format):
 
     def describe(self, config: Config) -> list[str]:
         """How many rounds, and when a round closes."""
-        return [f"{config.whole('rounds')} rounds; a round closes the moment its last game ends."]
+        return [f"{counted(config.whole('rounds') or 0, 'round')}; a round closes the moment "
+                "its last game ends."]
 
     def expected_games(self, t: Tournament) -> int:
         """A table per round."""
