@@ -167,6 +167,13 @@ def forbid(session: Session, held: Held, who: games.Director, a: str, b: str,
     return action(session, held, who, reason, "forbid", players=[a, b])
 
 
+def close_entries(session: Session, held: Held, who: games.Director, reason: str) -> Held:
+    """Take no more entries, late ones included."""
+    if held.state.entries_closed is not None:
+        raise Rejected(f"the entries of {held.row.name} are closed already")
+    return action(session, held, who, reason, "close_entries")
+
+
 def bye(session: Session, held: Held, who: games.Director, player: str,
         points: float, reason: str, round_: int | None = None) -> Held:
     """Give a player points without a game."""

@@ -22,16 +22,19 @@ def queue_registration(
     """Mail a signed link that enters the address in the tournament (rate-limited).
 
     With `inviter` (someone signed in, or the director from the command line) the mail says
-    who invites them; without, the address asked for itself.
+    who invites them; without, the address asked for itself. The director's link is an
+    invitation, signed with their name: it enters a private event too.
     """
     compose.check_rate(session, email, "register", "registration links")
-    token = ctx.signer.register_token(held.public_id, email)
+    director = inviter is not None and inviter.id == held.row.director_id
+    by = inviter.name if inviter is not None and director else None
+    token = ctx.signer.register_token(held.public_id, email, by)
     link = f"{ctx.base_url}/tournaments/register/{token}"
     config = held.state.config
     text, html = compose.render(
         "tournament_register", held=held, link=link,
         home=f"{ctx.base_url}/tournaments/{held.public_id}",
-        inviter=inviter, director=inviter is not None and inviter.id == held.row.director_id,
+        inviter=inviter, director=director,
         game=reports.game_title(config.kind), system=formats.format_for(config.system).title,
     )
     outbox.queue(

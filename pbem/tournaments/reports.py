@@ -9,7 +9,7 @@ from typing import Any
 import engine
 from engine.figures import counted, figure
 
-from .core import formats
+from .core import entries, formats
 from .core.crosstable import result_text
 from .core.model import Table, Tournament
 from .core.plans import Plan
@@ -45,6 +45,44 @@ def describe(held: Held) -> list[str]:
     lines.append(f"Scored by {scoring}. Tie-breaks: "
                  + ", ".join(TIEBREAK_TITLES.get(n, n) for n in c.tiebreaks) + ".")
     lines.append("Rated." if c.rated else "Not rated.")
+    return lines
+
+
+def entry_rules(held: Held, now: datetime) -> list[str]:
+    """Who may enter and until when, in plain sentences, for the home page and the API."""
+    t = held.state
+    c = t.config
+    fmt = formats.format_for(c.system)
+    lines = []
+    if c.starts_at is not None and not t.started:
+        lines.append(f"Starts by itself on {entries.when(c.starts_at)}, once "
+                     f"{fmt.fewest_entrants(c)} players have entered.")
+    who = []
+    if c.private:
+        who.append("by the director's invitation only")
+    if c.max_players is not None:
+        who.append(f"{c.max_players} players at most")
+    if c.rating_min is not None and c.rating_max is not None:
+        who.append(f"rated {c.rating_min:g} to {c.rating_max:g} in this game")
+    elif c.rating_min is not None:
+        who.append(f"rated {c.rating_min:g} or more in this game")
+    elif c.rating_max is not None:
+        who.append(f"rated {c.rating_max:g} or less in this game")
+    if c.min_rated_games:
+        who.append(f"with {c.min_rated_games} rated game{'' if c.min_rated_games == 1 else 's'}"
+                   " of this game played")
+    if who:
+        lines.append("Entry: " + "; ".join(who) + ".")
+    closed = entries.closed(entries.Field(c, t.started, t.last_round(), t.entries_closed,
+                                          len(t.active())), now)
+    if t.closed:
+        return lines
+    if closed is not None:
+        lines.append(f"Entries are closed: {closed}.")
+    elif c.registration_closes is not None:
+        lines.append(f"Entries close on {entries.when(c.registration_closes)}.")
+    elif fmt.takes_late_entries(c):
+        lines.append("Entries stay open after the start until the director closes them.")
     return lines
 
 

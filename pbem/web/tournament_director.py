@@ -50,6 +50,7 @@ def act(session: Session, public_id: str, form: Any) -> str:
                                      number(form.get("points"), "points", *BYE_POINTS), reason),
         "undo": lambda: directing.undo(session, svc.ctx, held, who, game, reason),
         "annul": lambda: directing.annul(session, held, who, game, reason),
+        "close_entries": lambda: directing.close_entries(session, held, who, reason),
         "extend": lambda: directing.extend(session, svc.ctx, held, who,
                                            whole(form.get("hours"), "hours", 1,
                                                  MAX_EXTENSION_HOURS), reason, game=game),

@@ -15,12 +15,18 @@ from ..bounds import MAX_SEATS, number, whole
 from ..errors import Forbidden, NotFound, PbemError, Rejected
 from ..log.games import dice_held, load_many
 from ..models import Player, Tournament
+from ..play.players import unnamed
 from ..play.start import player_for
-from ..ratings.current import rating_of
+from ..ratings.current import entry_record
 from ..services import services
 from ..tournaments import boards, directing, exports, mails, reports, service
 from ..tournaments.core import formats
-from ..tournaments.core.config import DEADLINE_HOURS, DEFAULT_DEADLINE_HOURS
+from ..tournaments.core.config import (
+    DEADLINE_HOURS,
+    DEFAULT_DEADLINE_HOURS,
+    RATED_GAMES,
+    RATINGS,
+)
 from ..tournaments.core.contract import Setting
 from ..tournaments.core.model import Table, Undone
 from ..tournaments.core.tiebreaks import TITLES
@@ -74,6 +80,33 @@ def fields_from(form: Any) -> dict[str, Any]:
         "timeout_policy": form.get("timeout_policy", "forfeit"),
         "rated": form.get("rated") == "on",
         "duplicate": form.get("duplicate") == "on" or None,
+        **entry_fields(form),
+    }
+
+
+def entry_fields(form: Any) -> dict[str, Any]:
+    """Who may enter and when, from the new-tournament form; each number within its limits."""
+    def given(name: str) -> str | None:
+        return form.get(name, "").strip() or None
+
+    def bounded(name: str, words: str, low: int, high: int) -> int | None:
+        text = given(name)
+        return None if text is None else whole(text, words, low, high)
+
+    def rating(name: str, words: str) -> float | None:
+        text = given(name)
+        return None if text is None else number(text, words, *RATINGS)
+
+    return {
+        "description": given("description"),
+        "max_players": bounded("max_players", "the player limit", 2, 512),
+        "registration_closes": given("registration_closes"),
+        "starts_at": given("starts_at"),
+        "private": form.get("private") == "on" or None,
+        "rating_min": rating("rating_min", "the least rating"),
+        "rating_max": rating("rating_max", "the most rating"),
+        "min_rated_games": bounded("min_rated_games", "the rated games asked for", 0,
+                                   RATED_GAMES),
     }
 
 
@@ -127,6 +160,8 @@ def home(public_id: str) -> str:
                 session, held.state.seeding, player, directs=directing.may_direct(held, player)
             ),
             rows=held.standings[:10],
+            entries_closed=service.entries_closed(held.state, now),
+            entry_rules=reports.entry_rules(held, now),
             away=[reports.name_of(held.state, p) for p in mails.last_away(held)],
         )
 
@@ -140,9 +175,15 @@ def register(public_id: str) -> Any:
         held = load(session, public_id, for_update=True)
         player = current_player(session)
         email = request.form.get("email", "").strip()
+        # The director's entries and links are invitations: they enter a private event too.
+        by = player.name if player is not None and directing.may_direct(held, player) else None
         if player is not None and (not email or email.lower() == player.email):
-            service.register(session, held, player, rating_of(session, player.id, held.row.kind))
+            service.register(session, held, player,
+                             *entry_record(session, player.id, held.row.kind), by=by,
+                             ctx=svc.ctx)
             return f"You are entered in {held.row.name}."
+        if by is None and held.state.config.private:
+            raise Rejected(f"entry to {held.row.name} is by the director's invitation only")
         mails.queue_registration(session, svc.ctx, held, player_for(session, email).email,
                                  inviter=player)
         return f"A registration link went to {email}: open it to confirm."
@@ -153,23 +194,35 @@ def register(public_id: str) -> Any:
 
 @bp.route("/register/<token>", methods=["GET", "POST"])
 def register_link(token: str) -> Any:
-    """The mailed link: GET shows a button (mail scanners open links); POST enters."""
+    """The mailed link: GET shows a button (mail scanners open links); POST enters.
+
+    Whoever has no name yet is asked for the one other players will see."""
     svc = services()
-    public_id, email = svc.signer.read_register_token(token)
-    if request.method != "POST":
-        with svc.db.read() as session:
-            held = load(session, public_id)
-            return render_template("tournaments/register.html", held=held, email=email,
-                                   token=token)
+    public_id, email, by = svc.signer.read_register_token(token)
+    error = None
+    if request.method == "POST":
+        def work(session: Session) -> None:
+            held = load(session, public_id, for_update=True)
+            player = player_for(session, email, request.form.get("name"))
+            if unnamed(player):
+                raise Rejected("give your name, as the other players will see it")
+            service.register(session, held, player,
+                             *entry_record(session, player.id, held.row.kind), by=by,
+                             ctx=svc.ctx)
 
-    def work(session: Session) -> None:
-        held = load(session, public_id, for_update=True)
-        player = player_for(session, email)
-        service.register(session, held, player, rating_of(session, player.id, held.row.kind))
-
-    svc.write(work)
-    flash(f"{email} is entered. Game invitations come by mail once the event starts.")
-    return redirect(url_for("tournaments.home", public_id=public_id), code=303)
+        try:
+            svc.write(work)
+        except Rejected as e:
+            error = str(e)
+        else:
+            flash(f"{email} is entered. Game invitations come by mail once the event starts.")
+            return redirect(url_for("tournaments.home", public_id=public_id), code=303)
+    with svc.db.read() as session:
+        held = load(session, public_id)
+        known = session.scalars(select(Player).where(Player.email == email)).first()
+        return render_template("tournaments/register.html", held=held, email=email,
+                               token=token, error=error, form=request.form,
+                               ask_name=known is None or unnamed(known)), (422 if error else 200)
 
 
 @bp.post("/<public_id>/withdraw")

@@ -70,6 +70,20 @@ class Format(ABC):
         """Return how many players the event may enter (512 unless the format says fewer)."""
         return 512
 
+    def late_entry(self, config: Config, last_round: int) -> str | None:
+        """Say why nobody may enter once the event has started, or None when a late entrant
+        may (asked after the start, while entries are open; `last_round` is 0 before round 1).
+        By default an event takes no entries after its start."""
+        return "entries closed when the event started"
+
+    def takes_late_entries(self, config: Config) -> bool:
+        """Tell whether the event takes entries after its start at all."""
+        return self.late_entry(config, 0) is None
+
+    def late_byes(self, config: Config, last_round: int) -> Sequence[tuple[int, float]]:
+        """Return what a late entrant scores for each round they missed: (round, points)."""
+        return ()
+
     def check_round(self, d: Draft, round_: int | None, where: str) -> None:
         """Raise IllegalEvent when a pair event's round cannot come now (round by round:
         the last round again, or the next one once every game of the last has ended)."""

@@ -1,4 +1,5 @@
-"""Fold the director's actions: forbid, bye, disqualify, undo, annul, adjudicate, extend."""
+"""Fold the director's actions: forbid, bye, disqualify, undo, annul, adjudicate, extend,
+close entries."""
 
 from __future__ import annotations
 
@@ -100,6 +101,13 @@ def extend(d: Draft, e: Event, where: str) -> None:
         d.tables[game] = replace(table, extra_hours=table.extra_hours + hours)
 
 
+def close_entries(d: Draft, e: Event, where: str) -> None:
+    """Take no more entries, late ones included."""
+    if d.entries_closed is not None:
+        raise IllegalEvent(f"{where}: the entries are closed already")
+    d.entries_closed = utc(e.at)
+
+
 ACTIONS: dict[str, Callable[[Draft, Event, str], None]] = {
     "forbid": forbid,
     "bye": bye,
@@ -108,4 +116,5 @@ ACTIONS: dict[str, Callable[[Draft, Event, str], None]] = {
     "annul": annul,
     "adjudicate": adjudicate,
     "extend": extend,
+    "close_entries": close_entries,
 }

@@ -33,6 +33,7 @@ class Draft:
     closed_at: datetime | None = None
     standings_hash: str | None = None
     head: int = -1
+    entries_closed: datetime | None = None
 
     def freeze(self) -> Tournament:
         """Return the Tournament this draft holds."""
@@ -50,6 +51,7 @@ class Draft:
             closed_at=self.closed_at,
             standings_hash=self.standings_hash,
             head=self.head,
+            entries_closed=self.entries_closed,
             former=tuple((old, new, seq) for old, (new, seq) in self.former.items()),
             undone=tuple(self.undone),
         )
@@ -76,6 +78,7 @@ class Draft:
             standings_hash=t.standings_hash,
             head=t.head,
             undone=list(t.undone),
+            entries_closed=t.entries_closed,
         )
 
     def entrant(self, payload: Mapping[str, Any], key: str, where: str) -> Entrant:

@@ -33,7 +33,8 @@ def points_line(ledger: Ledger, player: str) -> str:
             shared = "shared " if sharing > 1 else ""
             how = f"{shared}{ordinal(place)} of {len(game.seats)}, {game.game}"
         terms.append(f"{factor_text(game.points[i])} ({how})")
-    terms.extend(f"{figure(b.points)} (bye{'' if b.round is None else f', round {b.round}'})"
+    terms.extend(f"{figure(b.points)} ({'late entry' if b.late else 'bye'}"
+                 f"{'' if b.round is None else f', round {b.round}'})"
                  for b in ledger.byes.get(player, ()))
     total = figure(ledger.totals[player])
     return f"Points = {' + '.join(terms)} = {total}" if terms else "Points = 0 (no games yet)"

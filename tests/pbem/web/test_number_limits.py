@@ -213,7 +213,8 @@ def test_an_event_takes_no_more_entrants_than_its_limit(app, monkeypatch):
         service.register(s, load(s, public_id, for_update=True),
                          player_for(s, "late@example.org", "Late"))
 
-    with pytest.raises(Exception, match="Test cup is full: it takes at most 3 players"):
+    with pytest.raises(Exception,
+                       match="Late cannot enter Test cup: the event is full: it takes at most 3"):
         svc.write(one_more)
 
 
