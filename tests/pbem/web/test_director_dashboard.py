@@ -1,0 +1,151 @@
+"""The director's dashboard: the event at a glance, and every action from the row it acts on."""
+
+from __future__ import annotations
+
+import html
+import re
+from datetime import UTC, datetime, timedelta
+
+from pbem.log.games import load as load_game
+from pbem.models import Game, Player
+from pbem.tournaments.log import load
+
+from ..pipe import csrf_in, sign_in, svc_of
+from .test_tournament_pages import create_by_form, register_by_mail
+
+ENTRANTS = ("ann@example.org", "bob@example.org", "cy@example.org", "di@example.org")
+
+
+def text_of(page: str) -> str:
+    """The page as a person reads it: tags gone, spaces squeezed."""
+    return " ".join(html.unescape(re.sub(r"<[^>]+>", " ", page)).split())
+
+
+def started_event(app, client) -> str:
+    """A Swiss of two rounds with four entrants, started: two games in play."""
+    sign_in(app, client, "dee@example.org")
+    public_id = create_by_form(client)
+    for email in ENTRANTS:
+        register_by_mail(app, app.test_client(), public_id, email)
+    page = client.get(f"/tournaments/{public_id}/director").get_data(as_text=True)
+    started = client.post(f"/tournaments/{public_id}/director",
+                          data={"action": "start", "csrf": csrf_in(page)})
+    assert started.status_code == 303
+    return public_id
+
+
+def state(app, public_id: str):
+    with svc_of(app).db.read() as s:
+        return load(s, public_id).state
+
+
+def names(app, public_id: str) -> dict[str, str]:
+    return {e.player: e.name for e in state(app, public_id).entrants}
+
+
+def post(client, public_id: str, **data: str):
+    page = client.get(f"/tournaments/{public_id}/director").get_data(as_text=True)
+    return client.post(f"/tournaments/{public_id}/director",
+                       data={"csrf": csrf_in(page), **data})
+
+
+def test_the_dashboard_shows_the_round_the_entrants_and_who_each_game_awaits(app, client):
+    public_id = started_event(app, client)
+    t = state(app, public_id)
+    page = client.get(f"/tournaments/{public_id}/director").get_data(as_text=True)
+    seen = text_of(page)
+
+    assert "Round 1 of 2" in seen and "4 active of 4 entrants" in seen
+    assert "Games in play (2)" in seen and "No game is overdue." in seen
+    for table in t.tables:
+        with svc_of(app).db.read() as s:
+            loaded = load_game(s, table.game)
+            waiting = ", ".join(loaded.player(x).name for x in loaded.awaited())
+        players = " v ".join(names(app, public_id)[p] for p in table.seats)
+        assert f"{table.game} · round 1: {players}" in seen
+        assert f"Waiting for {waiting} until" in seen
+        assert f"Act on game {table.game}" in seen
+    assert "Nothing to pair now: round 1 is still open: 2 games are unfinished" in seen
+    assert "Actions taken (0)" in seen
+    # every control has a label: no select or input without one
+    ids = set(re.findall(r'<label[^>]* for="([^"]+)"', page))
+    controls = re.findall(r'<(?:select|input|textarea)\b(?![^>]*type="hidden")[^>]*>', page)
+    assert controls and all(re.search(r'id="([^"]+)"', c).group(1) in ids for c in controls)
+
+
+def test_overdue_away_and_bouncing_players_are_named_at_a_glance(app, client):
+    public_id = started_event(app, client)
+    t = state(app, public_id)
+    game = t.tables[0].game
+    # the away player sits elsewhere: an away player's deadline waits for them
+    ann, bob = (t.entrant(p) for p in t.tables[1].seats)
+    with svc_of(app).db.write() as s:
+        row = s.query(Game).filter_by(public_id=game).one()
+        row.await_since = datetime.now(UTC) - timedelta(days=30)
+        away = s.get(Player, int(ann.player))
+        away.away_from = datetime.now(UTC) - timedelta(days=1)
+        away.away_until = datetime(2099, 3, 2, tzinfo=UTC)
+        failing = s.get(Player, int(bob.player))
+        failing.mail_failing_at = datetime.now(UTC)
+        failing.mail_failure = "550 no such user"
+
+    seen = text_of(client.get(f"/tournaments/{public_id}/director").get_data(as_text=True))
+
+    assert f"Overdue: game {game}" in seen and "The next tick applies the timeout policy" in seen
+    assert f"Away: {ann.name} until 02 Mar." in seen
+    assert f"Mail bounces: {bob.name} (550 no such user)." in seen
+
+
+def test_the_director_acts_from_the_rows_and_sees_each_action_with_who_and_why(app, client):
+    public_id = started_event(app, client)
+    t = state(app, public_id)
+    first, second = t.tables
+    leaver = second.seats[0]
+    name = names(app, public_id)[leaver]
+
+    extended = post(client, public_id, action="extend", game=first.game, hours="24",
+                    reason="a power cut in her town")
+    unconfirmed = post(client, public_id, action="withdraw", player=leaver, reason="moved away")
+    withdrawn = post(client, public_id, action="withdraw", player=leaver, reason="moved away",
+                     confirm="yes")
+    ranks = ["2", "1"]
+    adjudicated = post(client, public_id, action="adjudicate", game=first.game, rank=ranks,
+                       reason="agreed by both players", confirm="yes")
+
+    assert extended.status_code == 303 and withdrawn.status_code == 303
+    assert unconfirmed.status_code == 422
+    assert "tick the box to confirm that you withdraw a player" in unconfirmed.get_data(
+        as_text=True)
+    assert adjudicated.status_code == 303, adjudicated.get_data(as_text=True)
+    after = state(app, public_id)
+    assert after.by_game[first.game].result is not None
+    assert after.by_game[first.game].result.ranks == (2, 1)
+    assert after.entrant(leaver).status == "withdrawn"
+    seen = text_of(client.get(f"/tournaments/{public_id}/director").get_data(as_text=True))
+    assert "Actions taken (3)" in seen
+    assert f"gave game {first.game} 24 more hours: “a power cut in her town”" in seen
+    assert f"withdrew {name}: “moved away”" in seen
+    assert f"adjudicated game {first.game}: “agreed by both players”" in seen
+    assert f"{name} (withdrawn)" in seen
+
+
+def test_a_game_picked_from_the_list_is_extended(app, client):
+    public_id = started_event(app, client)
+    t = state(app, public_id)
+    page = client.get(f"/tournaments/{public_id}/director").get_data(as_text=True)
+    picker = re.search(r'<select id="extend-game" name="game">(.*?)</select>', page).group(1)
+    options = re.findall(r'<option value="([^"]+)"', picker)
+    assert options == [table.game for table in t.tables]
+
+    done = post(client, public_id, action="extend", game=options[1], hours="12",
+                reason="asked nicely")
+
+    assert done.status_code == 303
+    assert state(app, public_id).by_game[options[1]].extra_hours == 12
+
+
+def test_another_player_cannot_see_the_dashboard(app, client):
+    public_id = started_event(app, client)
+    other = app.test_client()
+    sign_in(app, other, "ann@example.org")
+    assert other.get(f"/tournaments/{public_id}/director").status_code == 403
