@@ -149,3 +149,39 @@ def test_another_player_cannot_see_the_dashboard(app, client):
     other = app.test_client()
     sign_in(app, other, "ann@example.org")
     assert other.get(f"/tournaments/{public_id}/director").status_code == 403
+
+
+def test_the_new_event_form_shows_each_setting_for_its_formats_and_the_tiebreak_order(
+        app, client):
+    sign_in(app, client, "dee@example.org")
+    page = client.get("/tournaments/new").get_data(as_text=True)
+    rounds = re.search(r'<p class="setting([^"]*)"><label>[^<]*<input type="number" '
+                       r'name="rounds"', page).group(1).split()
+    wait = re.search(r'<p class="setting([^"]*)"><label>[^<]*<input type="number" '
+                     r'name="pair_max_wait_hours"', page).group(1).split()
+    assert sorted(rounds) == ["for-round-robin", "for-swiss"]
+    assert wait == ["for-rolling-swiss"]
+    assert ('form.new-event:has(input[name=system][value="swiss"]:checked) '
+            '.setting:not(.for-swiss) { display:none; }') in page
+    assert "First tie-break" in text_of(page) and "Fourth tie-break" in text_of(page)
+
+    # a field left filled under another format is hidden, and ignored
+    public_id = create_by_form(client, pair_max_wait_hours="12",
+                               tiebreak=["wins", "buchholz", "", ""])
+    config = state(app, public_id).config
+    assert config.tiebreaks == ("wins", "buchholz") and config.rounds == 2
+    assert "pair_max_wait_hours" not in config.settings
+    home = text_of(client.get(f"/tournaments/{public_id}").get_data(as_text=True))
+    assert "Tie-breaks: Wins, Buchholz." in home
+
+
+def test_a_tiebreak_chosen_twice_is_refused_with_the_form_kept(app, client):
+    sign_in(app, client, "dee@example.org")
+    page = client.get("/tournaments/new").get_data(as_text=True)
+    refused = client.post("/tournaments/new", data={
+        "name": "Twice", "system": "swiss", "kind": "martian-frisby", "rounds": "2",
+        "tiebreak": ["wins", "wins"], "csrf": csrf_in(page)})
+    body = text_of(refused.get_data(as_text=True))
+    assert refused.status_code == 422
+    assert "Wins is chosen twice as a tie-break" in body and 'value="Twice"' in \
+        refused.get_data(as_text=True)
