@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -78,6 +79,7 @@ class Dashboard:
     forecast: list[str] | None
     why_not: str | None
     acts: tuple[Act, ...]
+    directors: tuple[tuple[str, str], ...]  # names, the lead first, and "lead" or "co-director"
 
     @property
     def overdue(self) -> tuple[GameRow, ...]:
@@ -109,7 +111,9 @@ def build(session: Session, held: Held, now: datetime) -> Dashboard:
             playing[p] = playing.get(p, 0) + 1
         games.append(game_row(session, held, table.game, now))
     rows = []
-    for e in t.entrants:
+    order = sorted(t.entrants, key=lambda e: (ranked[e.player].place, t.seeding[e.player])
+                   if e.player in ranked else (0, t.seeding[e.player]))
+    for e in order:
         person = people.get(e.player)
         row = ranked.get(e.player)
         away = person.away_until if person is not None and clock.is_away(person, now) else None
@@ -131,7 +135,17 @@ def build(session: Session, held: Held, now: datetime) -> Dashboard:
         forecast=reports.plan_lines(held, plan) if plan else None,
         why_not=None if plan or not t.started else directing.why_nothing_is_due(held, now),
         acts=tuple(reversed(acts(held, rulings(session, held)))),
+        directors=directors(session, held),
     )
+
+
+def directors(session: Session, held: Held) -> tuple[tuple[str, str], ...]:
+    """Who directs the event: the lead first, then the co-directors."""
+    ids = list(held.state.directors) or [str(held.row.director_id)]
+    people = {str(p.id): p.name for p in session.scalars(
+        select(Player).where(Player.id.in_([int(i) for i in ids])))}
+    return tuple((people.get(p, p), "lead" if i == 0 else "co-director")
+                 for i, p in enumerate(ids))
 
 
 def game_row(session: Session, held: Held, public_id: str, now: datetime) -> GameRow:
@@ -204,7 +218,7 @@ def action_words(held: Held, p: Any) -> str:
     action = str(p.get("action"))
     game = p.get("game")
     player = reports.name_of(t, str(p.get("player"))) if p.get("player") else ""
-    words = {
+    words: dict[str, Callable[[], str]] = {
         "forbid": lambda: "kept apart " + " and ".join(
             reports.name_of(t, str(x)) for x in p.get("players") or ()),
         "bye": lambda: f"gave {player} a bye of {fmt(float(p.get('points') or 0))} points",
@@ -212,6 +226,9 @@ def action_words(held: Held, p: Any) -> str:
         "undo": lambda: f"took back the pairing of game {game}",
         "annul": lambda: f"annulled game {game}",
         "adjudicate": lambda: f"adjudicated game {game}",
+        "add-director": lambda: f"made {p.get('name')} a co-director",
+        "hand-over": lambda: f"handed the event over to {p.get('name')}",
+        "message": lambda: "wrote to every entrant",
         "extend": lambda: (f"gave game {game}" if game else f"gave round {p.get('round')}")
         + f" {fmt(float(p.get('hours') or 0))} more hours",
     }

@@ -12,23 +12,27 @@ from ..context import Context
 from ..mail import compose, outbox
 from ..models import Outbox, Player
 from . import reports
+from .core.model import Message
 from .core.standings import standings
 from .log import Held
 
 
-def queue_registration(session: Session, ctx: Context, held: Held, email: str) -> None:
-    """Mail a signed link that enters the address in the tournament (rate-limited)."""
+def queue_registration(session: Session, ctx: Context, held: Held, email: str,
+                       inviter: str | None = None) -> None:
+    """Mail a signed link that enters the address in the tournament (rate-limited); from a
+    director's invitation, the mail says who invites."""
     compose.check_rate(session, email, "register", "registration links")
     token = ctx.signer.register_token(held.public_id, email)
     link = f"{ctx.base_url}/tournaments/register/{token}"
-    text, html = compose.render("tournament_register", held=held, link=link,
+    text, html = compose.render("tournament_register", held=held, link=link, inviter=inviter,
                                 home=f"{ctx.base_url}/tournaments/{held.public_id}")
     outbox.queue(
         session,
         ctx,
         purpose="register",
         to=email,
-        subject=f"[{held.row.name}] your registration link",
+        subject=f"[{held.row.name}] " + (f"{inviter} invites you" if inviter
+                                         else "your registration link"),
         text=text,
         html=html,
         key=f"register.{held.public_id}.{int(datetime.now(UTC).timestamp() * 1e6)}",
@@ -79,3 +83,31 @@ def last_away(held: Held) -> tuple[str, ...]:
     """Who the latest pairing left out because they were on vacation."""
     pairings = held.state.pairings
     return pairings[-1].away if pairings else ()
+
+
+def queue_message(session: Session, ctx: Context, held: Held, message: Message) -> int:
+    """Mail a director's message to every active entrant and every director, once each."""
+    ids = {int(p) for p in held.state.active()} | {int(p) for p in held.state.directors}
+    players = [p for p in session.scalars(select(Player).where(Player.id.in_(list(ids))))
+               if p.mail_pref != "none"]
+    home = f"{ctx.base_url}/tournaments/{held.public_id}"
+    for player in sorted(players, key=lambda p: p.id):
+        text, html = compose.render("tournament_message", held=held, message=message,
+                                    player=player, home=home)
+        outbox.queue(session, ctx, purpose="message", to=player.email,
+                     subject=f"[{held.row.name}] {message.subject}", text=text, html=html,
+                     key=f"t.{held.public_id}.m{message.seq}.{player.id}")
+    return len(players)
+
+
+def queue_directing(session: Session, ctx: Context, held: Held, player: Player, by: str,
+                    reason: str, *, lead: bool) -> None:
+    """Tell a player they now direct the event (as its lead, or beside the lead)."""
+    home = f"{ctx.base_url}/tournaments/{held.public_id}"
+    text, html = compose.render("tournament_directing", held=held, player=player, by=by,
+                                reason=reason, lead=lead, home=home,
+                                dashboard=f"{home}/director")
+    role = "you now lead" if lead else "you now co-direct"
+    outbox.queue(session, ctx, purpose="directing", to=player.email,
+                 subject=f"[{held.row.name}] {role} this tournament", text=text, html=html,
+                 key=f"t.{held.public_id}.d{held.state.head}.{player.id}")

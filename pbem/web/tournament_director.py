@@ -10,7 +10,7 @@ from sqlalchemy.orm import Session
 
 from .. import clock
 from ..bounds import MAX_SEATS, number, whole
-from ..errors import Rejected
+from ..errors import Forbidden, Rejected
 from ..play.director import MAX_EXTENSION_HOURS, Director
 from ..services import services
 from ..tournaments import dashboard, directing, service
@@ -23,8 +23,9 @@ BYE_POINTS = (-1000.0, 1000.0)  # game points run into the hundreds; a win score
 CONFIRMED = {
     "withdraw": "withdraw a player", "disqualify": "disqualify a player",
     "replace": "replace a player", "undo": "take back a pairing", "annul": "annul a game",
-    "adjudicate": "adjudicate a game",
+    "adjudicate": "adjudicate a game", "hand-over": "hand the event over",
 }
+
 
 
 def as_director(session: Session, public_id: str, *, for_update: bool = False
@@ -44,8 +45,7 @@ def act(session: Session, public_id: str, form: Any) -> str:
     actions: dict[str, Callable[[], Any]] = {
         "start": lambda: service.start(session, svc.ctx, held, now),
         "pair": lambda: directing.pair_now(session, svc.ctx, held, now),
-        "withdraw": lambda: directing.withdraw(session, svc.ctx, held, player,
-                                               reason or "withdrawn by the director"),
+        "withdraw": lambda: directing.withdraw(session, svc.ctx, held, player, reason, who),
         "disqualify": lambda: directing.disqualify(session, svc.ctx, held, who, player, reason),
         "replace": lambda: directing.replace(session, svc.ctx, held, who, player,
                                              form.get("email", ""), form.get("name") or None,
@@ -59,6 +59,16 @@ def act(session: Session, public_id: str, form: Any) -> str:
         "adjudicate": lambda: directing.adjudicate(
             session, svc.ctx, held, who, game,
             [whole(r, "a place", 1, MAX_SEATS) for r in form.getlist("rank")], None, reason),
+        "invite": lambda: directing.invite(session, svc.ctx, held, who,
+                                           form.get("addresses", "")),
+        "message": lambda: directing.message(session, svc.ctx, held, who, form.get("subject", ""),
+                                             form.get("text", "")),
+        "add-director": lambda: lead_only(held, session) and directing.add_director(
+            session, svc.ctx, held, who, form.get("email", ""), form.get("name") or None,
+            reason),
+        "hand-over": lambda: lead_only(held, session) and directing.add_director(
+            session, svc.ctx, held, who, form.get("email", ""), form.get("name") or None,
+            reason, hand_over=True),
         "extend": lambda: directing.extend(session, svc.ctx, held, who,
                                            whole(form.get("hours"), "hours", 1,
                                                  MAX_EXTENSION_HOURS), reason, game=game),
@@ -68,20 +78,36 @@ def act(session: Session, public_id: str, form: Any) -> str:
         raise Rejected(f"unknown action {what!r}")
     if what in CONFIRMED and form.get("confirm") != "yes":
         raise Rejected(f"tick the box to confirm that you {CONFIRMED[what]}")
-    actions[what]()
-    return f"Done: {what}."
+    done = actions[what]()
+    if what == "invite":
+        return f"Registration links mailed to {', '.join(done)}."
+    if what == "message":
+        return "Your message is mailed to every entrant and kept on the event's page."
+    if what == "hand-over":
+        return f"{held.row.name} is handed over: you no longer direct it."
+    return f"Done: {what.replace('-', ' ')}."
+
+
+def lead_only(held: Held, session: Session) -> bool:
+    """Go on only for the lead director: a co-director may not add directors or hand over."""
+    if not directing.leads(held, current_player(session)):
+        raise Forbidden(f"only the lead director of {held.row.name} adds directors or hands over")
+    return True
 
 
 @bp.route("/<public_id>/director", methods=["GET", "POST"])
 def page(public_id: str) -> Any:
     """The director's dashboard (GET), or one action (POST) and back to the page."""
+    back = "tournaments.home" if request.form.get("action") == "hand-over" else \
+        "tournament_director.page"
     done, error = submitted(lambda s: act(s, public_id, request.form),
-                            url_for("tournament_director.page", public_id=public_id))
+                            url_for(back, public_id=public_id))
     if done is not None:
         return done
     with services().db.read() as session:
         held, _ = as_director(session, public_id)
         return render_template(
             "tournaments/director.html", held=held, t=held.state, error=error,
+            lead=directing.leads(held, current_player(session)),
             d=dashboard.build(session, held, clock.utcnow()),
         ), (422 if error else 200)

@@ -21,8 +21,8 @@ UNLABELED = """() => [...document.querySelectorAll('main input, main select, mai
   .filter(el => el.type !== 'hidden' && el.offsetParent !== null)
   .filter(el => !(el.labels && el.labels.length) && !el.getAttribute('aria-label'))
   .map(el => el.outerHTML)"""
-SMALL = """() => [...document.querySelectorAll('main button, main summary, main select,
-  main input:not([type=hidden])')]
+SMALL = """() => [...document.querySelectorAll(
+  'main button, main summary, main select, main input:not([type=hidden])')]
   .filter(el => el.offsetParent !== null)
   .map(el => [el.outerHTML.slice(0, 80), el.getBoundingClientRect()])
   .filter(([_, r]) => r.height < 24 || r.width < 24 || r.right > window.innerWidth + 1)

@@ -8,7 +8,7 @@ from datetime import datetime
 from typing import Any
 
 from .errors import IllegalEvent, InvalidEvent, text
-from .model import ACTIVE, Bye, Config, Entrant, Pairing, Table, Tournament
+from .model import ACTIVE, Bye, Config, Entrant, Message, Pairing, Table, Tournament
 
 
 @dataclass
@@ -32,6 +32,8 @@ class Draft:
     closed_at: datetime | None = None
     standings_hash: str | None = None
     head: int = -1
+    directors: list[str] = field(default_factory=list)
+    messages: list[Message] = field(default_factory=list)
 
     def freeze(self) -> Tournament:
         """Return the Tournament this draft holds."""
@@ -49,6 +51,8 @@ class Draft:
             closed_at=self.closed_at,
             standings_hash=self.standings_hash,
             head=self.head,
+            directors=tuple(self.directors),
+            messages=tuple(self.messages),
         )
 
     def entrant(self, payload: Mapping[str, Any], key: str, where: str) -> Entrant:

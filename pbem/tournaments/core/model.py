@@ -25,7 +25,10 @@ the server stores and exports them (times are ISO 8601 UTC, players are id strin
   default, with a "timeout" flag, the seats ranked last)}.
 - `director` {by, reason, action, ...}: "forbid" {players: [a, b]}, "bye" {player,
   round, points}, "disqualify" {player}, "undo" {game} (an unplayed pairing), "annul"
-  {game}, "adjudicate" {game, ranks, scores}, "extend" {hours, and game or round}.
+  {game}, "adjudicate" {game, ranks, scores}, "extend" {hours, and game or round},
+  "add-director" {player, name}: a co-director, added by the lead director;
+  "hand-over" {player, name}: the lead passes the event on and stops directing it;
+  "message" {text}: a message to every entrant, its subject in `reason`.
 - `close` {standings: sha256 hex of the canonical JSON of the export's standings}.
 """
 
@@ -170,6 +173,17 @@ class Pairing:
 
 
 @dataclass(frozen=True)
+class Message:
+    """A director's message to every entrant, kept on the event's page."""
+
+    seq: int
+    at: datetime
+    by: str
+    subject: str
+    text: str
+
+
+@dataclass(frozen=True)
 class Tournament:
     """The state of a tournament after folding its log."""
 
@@ -184,6 +198,8 @@ class Tournament:
     closed_at: datetime | None
     standings_hash: str | None
     head: int
+    directors: tuple[str, ...] = ()  # player ids: the lead director first, then co-directors
+    messages: tuple[Message, ...] = ()
 
     @property
     def started(self) -> bool:

@@ -10,7 +10,7 @@ from pbem.log.games import load as load_game
 from pbem.models import Game, Player
 from pbem.tournaments.log import load
 
-from ..pipe import csrf_in, sign_in, svc_of
+from ..pipe import csrf_in, link_in, outbox, path_of, sign_in, svc_of
 from .test_tournament_pages import create_by_form, register_by_mail
 
 ENTRANTS = ("ann@example.org", "bob@example.org", "cy@example.org", "di@example.org")
@@ -47,6 +47,12 @@ def post(client, public_id: str, **data: str):
     page = client.get(f"/tournaments/{public_id}/director").get_data(as_text=True)
     return client.post(f"/tournaments/{public_id}/director",
                        data={"csrf": csrf_in(page), **data})
+
+
+def refusal(response) -> str:
+    """Why the page says an action was not done."""
+    found = re.search(r'role="alert">Not done: (.*?)</div>', response.get_data(as_text=True))
+    return html.unescape(found.group(1)) if found else ""
 
 
 def test_the_dashboard_shows_the_round_the_entrants_and_who_each_game_awaits(app, client):
@@ -185,3 +191,98 @@ def test_a_tiebreak_chosen_twice_is_refused_with_the_form_kept(app, client):
     assert refused.status_code == 422
     assert "Wins is chosen twice as a tie-break" in body and 'value="Twice"' in \
         refused.get_data(as_text=True)
+
+
+def test_a_co_director_is_told_by_mail_and_directs_but_cannot_add_directors(app, client):
+    public_id = started_event(app, client)
+    added = post(client, public_id, action="add-director", email="eve@example.org",
+                 name="Eve Ellis", reason="I am away next week")
+    mail = outbox(app, purpose="directing", to_addr="eve@example.org")
+
+    assert added.status_code == 303
+    assert len(mail) == 1 and "you now co-direct this tournament" in mail[0].subject
+    assert "has made you a co-director of the tournament \"Winter cup\"" in mail[0].body_text
+    assert f"/tournaments/{public_id}/director" in mail[0].body_text
+    eve = app.test_client()
+    sign_in(app, eve, "eve@example.org")
+    seen = text_of(eve.get(f"/tournaments/{public_id}/director").get_data(as_text=True))
+    assert "Eve Ellis (co-director)" in seen and "Add a co-director" not in seen
+    game = state(app, public_id).tables[0].game
+    assert post(eve, public_id, action="extend", game=game, hours="6",
+                reason="asked").status_code == 303
+    assert post(eve, public_id, action="add-director", email="fay@example.org",
+                reason="help").status_code == 403
+    lead = text_of(client.get(f"/tournaments/{public_id}/director").get_data(as_text=True))
+    assert "made Eve Ellis a co-director: “I am away next week”" in lead
+    assert f"Eve Ellis gave game {game} 6 more hours: “asked”" in lead
+
+
+def test_handing_over_makes_the_new_lead_the_only_director(app, client):
+    public_id = started_event(app, client)
+    unconfirmed = post(client, public_id, action="hand-over", email="eve@example.org",
+                       reason="I am moving")
+    handed = post(client, public_id, action="hand-over", email="eve@example.org",
+                  reason="I am moving", confirm="yes")
+    eve = app.test_client()
+    sign_in(app, eve, "eve@example.org")
+
+    assert unconfirmed.status_code == 422 and handed.status_code == 303
+    assert handed.headers["Location"].endswith(f"/tournaments/{public_id}")
+    assert client.get(f"/tournaments/{public_id}/director").status_code == 403
+    assert eve.get(f"/tournaments/{public_id}/director").status_code == 200
+    (mail,) = outbox(app, purpose="directing", to_addr="eve@example.org")
+    assert "you now lead this tournament" in mail.subject
+    assert "they have handed it over to you" in mail.body_text
+
+
+def test_a_message_is_mailed_to_every_entrant_and_kept_on_the_event_page(app, client):
+    public_id = started_event(app, client)
+    sent = post(client, public_id, action="message", subject="Round 2 timing",
+                text="Round 2 is paired on Monday.\nPlease play your games.")
+
+    assert sent.status_code == 303, refusal(sent)
+    for email in (*ENTRANTS, "dee@example.org"):
+        (mail,) = outbox(app, purpose="message", to_addr=email)
+        assert mail.subject == "[Winter cup] Round 2 timing"
+        assert "writes to every entrant" in mail.body_text
+        assert "Round 2 is paired on Monday.\nPlease play your games." in mail.body_text
+    home = text_of(app.test_client().get(f"/tournaments/{public_id}").get_data(as_text=True))
+    assert "From the director Round 2 timing" in home
+    assert "Round 2 is paired on Monday. Please play your games." in home
+    dash = text_of(client.get(f"/tournaments/{public_id}/director").get_data(as_text=True))
+    assert "wrote to every entrant: “Round 2 timing”" in dash
+
+
+def test_invited_players_get_a_link_from_the_director_and_keep_their_names(app, client):
+    sign_in(app, client, "dee@example.org")
+    public_id = create_by_form(client)
+    done = post(client, public_id, action="invite",
+                addresses="Ann Archer <ann@example.org>\n\nbob@example.org\n")
+    refused = post(client, public_id, action="invite", addresses="not an address")
+
+    assert done.status_code == 303 and refused.status_code == 422
+    assert "is not an address" in text_of(refused.get_data(as_text=True))
+    (mail,) = outbox(app, purpose="register", to_addr="ann@example.org")
+    assert mail.subject.startswith("[Winter cup]") and "invites you" in mail.subject
+    assert "who directs the tournament \"Winter cup\", invites you to enter it" in mail.body_text
+    assert "Someone (we hope you)" not in mail.body_text
+    visitor = app.test_client()
+    path = path_of(link_in(mail.body_text, "tournaments/register"))
+    confirm = visitor.get(path).get_data(as_text=True)
+    assert visitor.post(path, data={"csrf": csrf_in(confirm)}).status_code == 303
+    assert "Ann Archer" in names(app, public_id).values()
+
+
+def test_the_new_actions_fold_and_verify_from_the_exported_log(app, client, tmp_path):
+    public_id = started_event(app, client)
+    post(client, public_id, action="add-director", email="eve@example.org", reason="help")
+    post(client, public_id, action="message", subject="Hello", text="Welcome to the event.")
+    game = state(app, public_id).tables[0].game
+    post(client, public_id, action="extend", game=game, hours="5", reason="late start")
+    path = tmp_path / "log.jsonl"
+    path.write_text(client.get(f"/tournaments/{public_id}/log.jsonl").get_data(as_text=True))
+
+    checked = app.test_cli_runner().invoke(args=["tournament", "verify", str(path)])
+
+    assert checked.exit_code == 0, checked.output
+    assert "pairings re-derived alike" in checked.output
