@@ -7,18 +7,18 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import select
+from sqlalchemy import or_, select
 from sqlalchemy.orm import Session
 
 from .. import clock
 from ..log.games import dice_held
 from ..log.games import load as load_game
-from ..models import Player
+from ..models import Player, Tournament, TournamentEntrant, TournamentEvent
 from . import directing, reports
 from .core import formats
 from .core.standings import standings
 from .core.tiebreaks import fmt
-from .log import Held
+from .log import Held, load
 
 # The log's kinds that a person took, shown with who and why; the rest is the server's doing.
 ACTS = ("withdraw", "replace", "director")
@@ -234,3 +234,48 @@ def action_words(held: Held, p: Any) -> str:
     }
     said = words.get(action)
     return said() if said is not None else action.replace("-", " ")
+
+
+@dataclass(frozen=True)
+class Mine:
+    """One tournament a player takes part in, for their own page."""
+
+    public_id: str
+    name: str
+    status: str
+    role: str  # "lead director", "co-director", "entrant", "entrant (withdrawn)"
+    playing: int  # their games in play
+
+
+def tournaments_of(session: Session, player: Player) -> list[Mine]:
+    """The tournaments a player directs or entered, running ones first, then the newest."""
+    me = str(player.id)
+    entered = set(session.scalars(
+        select(TournamentEntrant.tournament_id).where(TournamentEntrant.player_id == player.id)))
+    # A co-director is found in the log: its add-director events name them.
+    named = set(session.scalars(
+        select(TournamentEvent.tournament_id).where(
+            TournamentEvent.kind == "director",
+            TournamentEvent.payload.contains(f'"player":"{me}"'))))
+    rows = session.scalars(select(Tournament).where(or_(
+        Tournament.director_id == player.id,
+        Tournament.id.in_(list(entered | named)))))
+    found = []
+    for row in rows:
+        held = load(session, row.public_id)
+        t = held.state
+        if me in t.directors or row.director_id == player.id:
+            role = "lead director" if (t.directors or (me,))[0] == me else "co-director"
+        elif me in t.seeding:
+            status = t.entrant(me).status
+            role = "entrant" if status == "active" else f"entrant ({status})"
+        else:
+            continue
+        playing = sum(1 for table in t.unfinished() if me in table.seats)
+        found.append(Mine(row.public_id, row.name, row.status, role, playing))
+    order = {"running": 0, "registering": 1, "closed": 2}
+    rank = {row.public_id: row.updated_at for row in session.scalars(
+        select(Tournament).where(Tournament.public_id.in_([m.public_id for m in found])))}
+    found.sort(key=lambda m: (order.get(m.status, 3), -clock.as_utc(rank[m.public_id])
+                              .timestamp()))
+    return found

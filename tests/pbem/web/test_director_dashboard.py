@@ -286,3 +286,28 @@ def test_the_new_actions_fold_and_verify_from_the_exported_log(app, client, tmp_
 
     assert checked.exit_code == 0, checked.output
     assert "pairings re-derived alike" in checked.output
+
+
+def test_my_tournaments_lists_what_i_direct_and_what_i_entered(app, client):
+    public_id = started_event(app, client)
+    post(client, public_id, action="add-director", email="eve@example.org", reason="help")
+    other = create_by_form(client, name="Spring cup")
+    t = state(app, public_id)
+    ann = app.test_client()
+    sign_in(app, ann, ENTRANTS[0])
+    eve = app.test_client()
+    sign_in(app, eve, "eve@example.org")
+
+    mine = text_of(client.get("/me").get_data(as_text=True))
+    theirs = text_of(ann.get("/me").get_data(as_text=True))
+    helper = text_of(eve.get("/me").get_data(as_text=True))
+
+    assert "My tournaments Winter cup · running · lead director · director's page" in mine
+    assert "Spring cup · open for registration · lead director" in mine
+    with svc_of(app).db.read() as s:
+        ann_id = str(s.query(Player).filter_by(email=ENTRANTS[0]).one().id)
+    assert sum(1 for table in t.tables if ann_id in table.seats) == 1
+    assert "Winter cup · running · entrant · 1 game in play" in theirs
+    assert "director's page" not in theirs and "Spring cup" not in theirs
+    assert "Winter cup · running · co-director" in helper
+    assert other != public_id
