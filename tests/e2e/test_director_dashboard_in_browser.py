@@ -80,3 +80,31 @@ def test_the_dashboard_reads_and_works_on_a_phone(server: Server, browser: Any) 
     assert "withdrew Ann Archer: “moved to Mars”" in main and "Ann Archer (withdrawn)" in main
     page.screenshot(path=str(server.instance / "director-dashboard.png"), full_page=True)
     context.close()
+
+
+def test_the_new_event_form_shows_only_the_chosen_formats_settings(
+        server: Server, browser: Any) -> None:
+    context = browser.new_context(viewport={"width": 390, "height": 844}, has_touch=True,
+                                  java_script_enabled=False)  # no script is needed
+    page = context.new_page()
+    sign_in(server, page, DIRECTOR)
+    page.goto(f"{server.url}/tournaments/new")
+    rounds = page.get_by_label("Rounds", exact=True)
+    games = page.get_by_label("Games per player")
+
+    assert page.locator("input[name=system][value=swiss]").is_checked()
+    assert rounds.is_visible() and not games.is_visible()
+    page.locator("input[name=system][value=rolling-swiss]").check()
+    assert games.is_visible() and not rounds.is_visible()
+    assert page.get_by_label("First tie-break").is_visible()
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    assert page.evaluate(UNLABELED) == []
+
+    page.get_by_label("Name", exact=True).fill("Rolling cup")
+    games.fill("4")
+    page.get_by_label("Games at once").fill("1")
+    page.get_by_label("First tie-break").select_option(label="Wins")
+    page.get_by_role("button", name="Create and open registration").click()
+    main = page.inner_text("main")
+    assert "Rolling Swiss" in main and "Tie-breaks: Wins." in main
+    context.close()
