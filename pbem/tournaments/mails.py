@@ -43,7 +43,9 @@ def queue_summary(session: Session, ctx: Context, held: Held, title: str, key: s
     """Mail every active entrant the standings and their games, once per key."""
     domain = outbox.domain_of(ctx.mail_from)
     ids: dict[int, str | None] = {int(e.player): e.player for e in held.state.entrants}
-    ids.setdefault(held.row.director_id, None)  # the director reads every summary too
+    ids.setdefault(held.row.director_id, None)  # the directors read every summary too
+    for director in filter(str.isdigit, held.state.directors):
+        ids.setdefault(int(director), None)
     players = [p for p in session.scalars(select(Player).where(Player.id.in_(list(ids))))
                if p.mail_pref != "none"]
     message_id = {p.id: f"<t.{held.public_id}.{key}.{p.id}@{domain}>" for p in players}
@@ -68,7 +70,8 @@ def queue_summary(session: Session, ctx: Context, held: Held, title: str, key: s
             "held": held, "title": title, "player": player, "standings": table[:20],
             "games": games, "home": home,
             "me": next((s for s in table if s.player == entrant), None),
-            "director": player.id == held.row.director_id,
+            "director": player.id == held.row.director_id
+            or str(player.id) in held.state.directors,
             "away": [reports.name_of(held.state, p) for p in last_away(held)],
         }
         text, html = compose.render("tournament_summary", **context)

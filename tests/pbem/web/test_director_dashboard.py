@@ -311,3 +311,17 @@ def test_my_tournaments_lists_what_i_direct_and_what_i_entered(app, client):
     assert "director's page" not in theirs and "Spring cup" not in theirs
     assert "Winter cup · running · co-director" in helper
     assert other != public_id
+
+
+def test_a_co_director_reads_the_round_summaries_too(app, client):
+    public_id = started_event(app, client)
+    post(client, public_id, action="add-director", email="eve@example.org", name="Eve",
+         reason="help")
+    for table in state(app, public_id).tables:
+        done = post(client, public_id, action="adjudicate", game=table.game, rank=["1", "2"],
+                    reason="played over the board", confirm="yes")
+        assert done.status_code == 303, refusal(done)
+
+    (summary,) = outbox(app, purpose="summary", to_addr="eve@example.org")
+    assert summary.subject == "[Winter cup] round 2 is paired"
+    assert state(app, public_id).last_round() == 2
