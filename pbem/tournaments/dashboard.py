@@ -76,6 +76,7 @@ class Dashboard:
     entrants: tuple[EntrantRow, ...]
     games: tuple[GameRow, ...]
     next_pairing: str
+    ends: datetime | None  # the forecast end, if every game takes its full time
     forecast: list[str] | None
     why_not: str | None
     acts: tuple[Act, ...]
@@ -132,6 +133,7 @@ def build(session: Session, held: Held, now: datetime) -> Dashboard:
         entrants=tuple(rows),
         games=tuple(games),
         next_pairing=reports.next_pairing(held, now),
+        ends=formats.forecast_end(t, now),
         forecast=reports.plan_lines(held, plan) if plan else None,
         why_not=None if plan or not t.started else directing.why_nothing_is_due(held, now),
         acts=tuple(reversed(acts(held, rulings(session, held)))),

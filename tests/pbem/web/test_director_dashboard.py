@@ -72,6 +72,7 @@ def test_the_dashboard_shows_the_round_the_entrants_and_who_each_game_awaits(app
         assert f"Waiting for {waiting} until" in seen
         assert f"Act on game {table.game}" in seen
     assert "Nothing to pair now: round 1 is still open: 2 games are unfinished" in seen
+    assert re.search(r"Forecast end: \w+day \d\d \w+ \d{4} \(if every game takes", seen)
     assert "Actions taken (0)" in seen
     # every control has a label: no select or input without one
     ids = set(re.findall(r'<label[^>]* for="([^"]+)"', page))
@@ -325,3 +326,16 @@ def test_a_co_director_reads_the_round_summaries_too(app, client):
     (summary,) = outbox(app, purpose="summary", to_addr="eve@example.org")
     assert summary.subject == "[Winter cup] round 2 is paired"
     assert state(app, public_id).last_round() == 2
+
+
+def test_before_the_start_the_dashboard_lists_the_entrants_and_the_start_button(app, client):
+    sign_in(app, client, "dee@example.org")
+    public_id = create_by_form(client)
+    register_by_mail(app, app.test_client(), public_id, ENTRANTS[0])
+    seen = text_of(client.get(f"/tournaments/{public_id}/director").get_data(as_text=True))
+    name = next(iter(names(app, public_id).values()))
+
+    assert "Open for registration" in seen and "1 active of 1 entrants" in seen
+    assert "Start: close registration and pair" in seen and "Round" not in seen.split("Pairing")[0]
+    assert f"Entrants (1) {name} Act on {name}" in seen and f"Withdraw {name}" in seen
+    assert f"Disqualify {name}" not in seen  # only once the event runs
