@@ -9,17 +9,21 @@ from typing import Any
 import engine
 
 from .log import store
-from .log.games import Ruling
+from .log.games import Loaded, Ruling
 
 LEGAL_LISTED = 12  # a turn mail lists the legal actions when there are at most this many
 
 
 def position(
-    rules: engine.Rules[Any], state: Any, seat: int | None, ruling: Ruling | None = None
+    rules: engine.Rules[Any], state: Any, seat: int | None, ruling: Ruling | None = None,
+    ending: str | None = None, gone: dict[int, str] | None = None,
 ) -> dict[str, Any]:
     """Everything a page or mail shows about a position, for one viewer.
 
-    A director's ruling (an adjudication or an abort) ends the game whatever the rules say.
+    A director's ruling (an adjudication or an abort) ends the game whatever the rules say;
+    an `ending` (a timeout, a withdrawal) says how it ended where the rules' words would not,
+    and `gone` how each seat that left it left ("timed out", "withdrawn"), which the rules
+    call resigned.
     """
     pending = rules.pending(state)
     if ruling is not None:
@@ -45,10 +49,17 @@ def position(
         "legal": list(legal),
         "choices": choices,
         "finished": ended,
-        "ended": (ruling.text if ruling else outcome.reason if outcome else None),
+        "ended": (ruling.text if ruling else ending or outcome.reason if outcome else None),
         "outcome": outcome.to_json() if outcome else None,
         "winners": [rules.seat_name(state, s) for s in outcome.winners] if outcome else [],
+        "gone": dict(gone or {}),
     }
+
+
+def of_game(loaded: Loaded, seat: int | None) -> dict[str, Any]:
+    """A loaded game's position for one viewer, with its ruling and how seats left it."""
+    return position(loaded.rules, loaded.state, seat, loaded.ruling, loaded.ending,
+                    loaded.gone)
 
 
 def options_played(rules: engine.Rules[Any], options: dict[str, Any]) -> list[dict[str, Any]]:
@@ -221,6 +232,8 @@ def sentence(
     if entry.kind == "move":
         # Shown only once revealed (or never secret): the actor's own full sentence.
         return rules.describe(state, engine.Played(seat, payload["action"]), seat)
+    if entry.kind == "resign" and payload.get("withdrawn"):
+        return f"{name} leaves the event ({payload.get('by')}: {payload.get('reason')})"
     if entry.kind == "resign":
         return f"{name} resigns"
     if entry.kind == "timeout":

@@ -254,7 +254,8 @@ def withdraw(public_id: str, player_email: str, reason: str) -> None:
     def work(session: Any) -> Held:
         held = load(session, public_id, for_update=True)
         player = player_for(session, player_email)
-        return directing.withdraw(session, svc.ctx, held, str(player.id), reason)
+        return directing.withdraw(session, svc.ctx, held, str(player.id), reason,
+                                  games.OPERATOR)
 
     write(svc, work)
     click.echo(f"{public_id}: {player_email} withdrawn")

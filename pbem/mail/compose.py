@@ -93,7 +93,7 @@ def game_context(ctx: Context, loaded: Loaded, seat: int) -> dict[str, Any]:
         "game": game,
         "player": loaded.player(seat),
         "title": loaded.rules.title,
-        "pos": present.position(loaded.rules, loaded.state, seat, loaded.ruling),
+        "pos": present.of_game(loaded, seat),
         "game_url": f"{ctx.base_url}/games/{game.public_id}",
         "history_url": f"{ctx.base_url}/games/{game.public_id}/history",
         "audit_url": f"{ctx.base_url}/games/{game.public_id}/audit",
@@ -203,6 +203,38 @@ def queue_result(
         context={**game_context(ctx, loaded, seat), "revealed": revealed},
         key=f"{loaded.game.public_id}.{loaded.game.head_seq}.{seat}.result",
     )
+
+
+def queue_notice(
+    session: Session, ctx: Context, loaded: Loaded, seat: int, notice: str, *, what: str
+) -> None:
+    """Tell a seat's player, in the game's conversation, what a director (or the clock) did.
+
+    `what` names the action, so that two different actions at one head are two mails.
+    """
+    player = loaded.player(seat)
+    if player.mail_pref == "none":
+        return
+    game_url = f"{ctx.base_url}/games/{loaded.game.public_id}"
+    queue_game_mail(
+        session, ctx, loaded, seat,
+        purpose="notice",
+        context={"person": player.name, "notice": notice, "game_url": game_url, "home": None},
+        key=f"{loaded.game.public_id}.{loaded.game.head_seq}.{seat}.{what}.{player.id}",
+    )
+
+
+def queue_player_notice(
+    session: Session, ctx: Context, player: Player, subject: str, notice: str, key: str,
+    *, home: str | None = None, game_url: str | None = None,
+) -> None:
+    """Tell a player, outside any game's conversation, what a director did to them."""
+    if player.mail_pref == "none":
+        return
+    context = {"person": player.name, "notice": notice, "game_url": game_url, "home": home}
+    text, html = render("notice", **context)
+    queue(session, ctx, purpose="notice", to=player.email, subject=subject, text=text,
+          html=html, key=key)
 
 
 def check_rate(session: Session, address: str, purpose: str, what: str) -> None:

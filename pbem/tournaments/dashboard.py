@@ -16,9 +16,9 @@ from ..log.games import load as load_game
 from ..models import Player, Tournament, TournamentEntrant, TournamentEvent
 from . import directing, reports
 from .core import formats
-from .core.standings import standings
+from .core.model import Event
 from .core.tiebreaks import fmt
-from .log import Held, load
+from .log import Held, core_events, entries, load
 
 # The log's kinds that a person took, shown with who and why; the rest is the server's doing.
 ACTS = ("withdraw", "replace", "director")
@@ -104,7 +104,7 @@ def build(session: Session, held: Held, now: datetime) -> Dashboard:
     people = {str(p.id): p for p in session.scalars(
         select(Player).where(Player.id.in_([int(e.player) for e in t.entrants]))
     )} if t.entrants else {}
-    ranked = {r.player: r for r in standings(t)} if t.started else {}
+    ranked = {r.player: r for r in held.standings} if t.started else {}
     playing = {e.player: 0 for e in t.entrants}
     games = []
     for table in t.unfinished():
@@ -136,7 +136,7 @@ def build(session: Session, held: Held, now: datetime) -> Dashboard:
         ends=formats.forecast_end(t, now),
         forecast=reports.plan_lines(held, plan) if plan else None,
         why_not=None if plan or not t.started else directing.why_nothing_is_due(held, now),
-        acts=tuple(reversed(acts(held, rulings(session, held)))),
+        acts=tuple(reversed(acts(held, logged(session, held), rulings(session, held)))),
         directors=directors(session, held),
     )
 
@@ -177,14 +177,20 @@ def rulings(session: Session, held: Held) -> dict[str, tuple[str, str]]:
     return found
 
 
-def acts(held: Held, ruled: dict[str, tuple[str, str]]) -> list[Act]:
+def logged(session: Session, held: Held) -> list[Event]:
+    """The events people cause, from the tournament's log, oldest first."""
+    return [e for e in core_events(entries(session, held.row))
+            if e.kind in (*ACTS, "register", "result")]
+
+
+def acts(held: Held, events: list[Event], ruled: dict[str, tuple[str, str]]) -> list[Act]:
     """The actions people took on the event, oldest first, each with who and why.
 
     A game adjudicated on its own page ends with a `result`; its game's log says who and why.
     """
     t = held.state
     found = []
-    for event in held.events:
+    for event in events:
         p = event.payload
         if event.kind == "result" and str(p.get("game")) in ruled:
             who, why = ruled[str(p["game"])]
@@ -193,22 +199,21 @@ def acts(held: Held, ruled: dict[str, tuple[str, str]]) -> list[Act]:
             continue
         who = str(p.get("by") or "")
         if event.kind == "withdraw":
-            what = f"withdrew {reports.name_of(t, str(p.get('player')))}"
-            who = who or (reports.name_of(t, str(p["player"]))
-                          if p.get("reason") == "withdrew themselves" else "the director")
-        elif event.kind == "replace":
-            what = (f"replaced {former_name(held, str(p.get('player')))} "
+            name = reports.name_of(t, str(p.get("player")))
+            what = "withdrew" if who == name else f"withdrew {name}"
+        elif event.kind == "replace":  # its `by` is the newcomer; `director` who replaced
+            what = (f"replaced {former_name(held, events, str(p.get('player')))} "
                     f"by {p.get('name') or p.get('by')}")
-            who = "the director" if not p.get("by_player") else who
+            who = str(p.get("director") or "")
         else:
             what = action_words(held, p)
         found.append(Act(event.at, who or "the director", what, str(p.get("reason") or "")))
     return found
 
 
-def former_name(held: Held, player: str) -> str:
+def former_name(held: Held, events: list[Event], player: str) -> str:
     """The name a player entered under, even after they were replaced."""
-    for event in held.events:
+    for event in events:
         if event.kind == "register" and event.payload.get("player") == player:
             return str(event.payload.get("name") or player)
     return reports.name_of(held.state, player)

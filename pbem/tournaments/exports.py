@@ -22,9 +22,9 @@ from ..log.games import dice_held, load
 from ..log.store import LogEntry
 from ..models import Game
 from .core import formats
+from .core.crosstable import crosstable_csv, crosstable_json
 from .core.export import results, standings_csv
 from .core.fold import fold
-from .core.standings import standings
 from .core.verify import verify
 from .log import Held, core_events, entries
 from .recount import Witness
@@ -36,9 +36,15 @@ FORMAT = "pbem-tournament-log"
 def export_text(session: Session, base_url: str, held: Held, what: str) -> str:
     """One export of a tournament as text: results, csv, ics or log."""
     if what == "results":
-        return json.dumps(results(held.state, held.public_id), indent=2, ensure_ascii=False) + "\n"
+        export = results(held.state, held.public_id, held.standings)
+        return json.dumps(export, indent=2, ensure_ascii=False) + "\n"
     if what == "csv":
-        return standings_csv(standings(held.state))
+        return standings_csv(held.standings)
+    if what == "crosstable-csv":
+        return crosstable_csv(held.fold.crosstable)
+    if what == "crosstable-json":
+        export = crosstable_json(held.fold.crosstable, held.public_id)
+        return json.dumps(export, indent=1, ensure_ascii=False) + "\n"
     if what == "ics":
         return calendar(session, base_url, held)
     header = {"format": FORMAT, "version": 1, "tournament": held.public_id,

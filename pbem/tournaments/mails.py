@@ -13,7 +13,6 @@ from ..mail import compose, outbox
 from ..models import Outbox, Player
 from . import reports
 from .core.model import Message
-from .core.standings import standings
 from .log import Held
 
 
@@ -55,7 +54,7 @@ def queue_summary(session: Session, ctx: Context, held: Held, title: str, key: s
     players = [p for p in players if message_id[p.id] not in done]
     if not players:
         return 0
-    table = standings(held.state)
+    table = held.standings
     home = f"{ctx.base_url}/tournaments/{held.public_id}"
     sent = 0
     for player in sorted(players, key=lambda p: p.id):

@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
 from .core import formats
-from .core.model import Table, Tournament
+from .core.crosstable import result_text
+from .core.model import Event, Table, Tournament
 from .core.plans import Plan
-from .core.standings import Standing, standings
+from .core.standings import Standing
 from .core.tiebreaks import TITLES as TIEBREAK_TITLES
 from .log import Held
 
@@ -57,7 +59,7 @@ def setting_fields() -> list[dict[str, Any]]:
 
 def standings_lines(held: Held, explain: bool = False) -> list[str]:
     """The standings as text: the tie-break order, one line a player, the arithmetic."""
-    rows = standings(held.state)
+    rows = held.standings
     names = held.state.config.tiebreaks
     out = [f"{held.row.name} ({held.public_id}): standings after "
            f"{sum(t.result is not None for t in held.state.tables)} results",
@@ -97,44 +99,42 @@ class Cell:
 
 
 def outcome_text(t: Tournament, table: Table, player: str) -> str:
-    """How a game went for one of its players: 1, 1/2, 0, or a place at a table."""
-    if table.annulled is not None:
-        return "annulled"
-    if table.result is None:
-        return "playing"
-    rank = table.result.ranks[table.seats.index(player)]
-    if len(table.seats) == 2:
-        best = min(table.result.ranks)
-        return "½" if table.result.ranks.count(best) == 2 else ("1" if rank == 1 else "0")
-    return f"{rank}/{len(table.seats)}"
+    """How a game went for one of its players: 1, ½, 0, or a place at a table."""
+    return result_text(table, player)
 
 
-def crosstable(held: Held) -> dict[str, Any]:
-    """Two players: a grid of results; tables: rounds by tables with places."""
+CROSSTABLE_ROWS = 50  # lines on a page of the crosstable
+
+
+def crosstable(held: Held, page: int = 1) -> dict[str, Any]:
+    """A page of the crosstable by rounds, and for a small two-player round robin the grid."""
     t = held.state
-    rows = standings(t)
-    order = [r.player for r in rows]
-    if t.config.two_player:
-        grid = {
+    index = held.fold.crosstable
+    pages = max(1, -(-len(index.rows) // CROSSTABLE_ROWS))
+    page = min(max(page, 1), pages)
+    shown: dict[str, Any] = {
+        "columns": index.columns, "titles": [TIEBREAK_TITLES.get(n, n) for n in t.config.tiebreaks],
+        "lines": index.lines((page - 1) * CROSSTABLE_ROWS, CROSSTABLE_ROWS),
+        "page": page, "pages": pages, "per_page": CROSSTABLE_ROWS, "count": len(index.rows),
+        "rounds": bool(index.rounds), "grid": None,
+    }
+    if index.matrix_fits():
+        order = [r.player for r in index.rows]
+        shown["grid"] = {
             a: {b: [Cell(tb.game, outcome_text(t, tb, a), tb.annulled is not None)
                     for tb in t.games_of.get(a, ()) if b in tb.seats]
                 for b in order if b != a}
             for a in order
         }
-        return {"kind": "grid", "order": order, "grid": grid, "rows": rows,
-                "names": {p: name_of(t, p) for p in order}}
-    rounds: dict[Any, list[Table]] = {}
-    for table in t.tables:
-        rounds.setdefault(table.round, []).append(table)
-    return {"kind": "tables", "rounds": rounds, "rows": rows,
-            "names": {e.player: e.name for e in t.entrants},
-            "outcome": lambda table, player: outcome_text(t, table, player)}
+        shown["order"] = order
+        shown["names"] = {p: name_of(t, p) for p in order}
+    return shown
 
 
-def player_card(held: Held, player: str) -> dict[str, Any]:
-    """One entrant's games, byes and standing."""
+def player_card(held: Held, player: str, events: Sequence[Event] = ()) -> dict[str, Any]:
+    """One entrant's games, byes and standing (and, given the log's events, how they left)."""
     t = held.state
-    row: Standing | None = next((r for r in standings(t) if r.player == player), None)
+    row: Standing | None = held.fold.standing_of.get(player)
     return {
         "name": name_of(t, player),
         "standing": row,
@@ -145,7 +145,20 @@ def player_card(held: Held, player: str) -> dict[str, Any]:
             for tb in t.games_of.get(player, ())
         ],
         "byes": [b for b in t.byes if b.player == player],
+        "left": left_text(events, player),
     }
+
+
+def left_text(events: Sequence[Event], player: str) -> str | None:
+    """Whether, when, by whom and why an entrant left the event, in words (None: still in)."""
+    for e in reversed(events):
+        p = e.payload
+        if e.kind == "withdraw" and p.get("player") == player:
+            by = f" by {p['by']}" if p.get("by") else ""
+            return f"Withdrawn{by} on {e.at:%d %B %Y}: {p.get('reason')}."
+        if e.kind == "director" and p.get("action") == "disqualify" and p.get("player") == player:
+            return f"Disqualified by {p.get('by')} on {e.at:%d %B %Y}: {p.get('reason')}."
+    return None
 
 
 def next_pairing(held: Held, now: datetime) -> str:

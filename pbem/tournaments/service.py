@@ -38,29 +38,32 @@ from .core.fold import fold
 from .core.model import Event
 from .core.model import Tournament as State
 from .core.plans import Plan
-from .log import Held
+from .log import Folded, Held
 
 PAIRINGS_PER_TICK = 64  # a round robin pairs a round at a time; bounded so a tick ends
 
 
 def record(session: Session, held: Held, kind: str, payload: dict[str, Any]) -> Held:
     """Fold the event onto the tournament; append it only if the core accepts it."""
-    return checked_append(session, held.row, held.events, kind, payload)
+    return checked_append(session, held.row, held.state, kind, payload)
 
 
 def checked_append(
-    session: Session, row: Tournament, events: tuple[Event, ...], kind: str, payload: dict[str, Any]
+    session: Session, row: Tournament, state: State | None, kind: str, payload: dict[str, Any]
 ) -> Held:
-    """Append an event to a log after checking that the log still folds with it."""
+    """Append an event to a log after checking that the log still folds with it.
+
+    `state` is the fold of the log so far (None for a new log): the event is folded onto it.
+    """
     at = now_text()
     event = Event(row.head_seq + 1, kind, payload, datetime.fromisoformat(at))
     try:
-        state = fold((*events, event))
+        state = fold((event,), after=state)
     except TournamentError as e:
         raise Rejected(str(e)) from e
     log.append(session, row, kind, payload, at=at)
     row.updated_at = clock.utcnow()
-    return Held(row, state, (*events, event))
+    return Held(row, Folded(state))
 
 
 def create(session: Session, director: Player, fields: Mapping[str, Any]) -> Held:
@@ -118,7 +121,7 @@ def create(session: Session, director: Player, fields: Mapping[str, Any]) -> Hel
     session.add(row)
     session.flush()
     session.add(TournamentSecret(tournament_id=row.id, seed=seed))
-    return checked_append(session, row, (), "create", payload)
+    return checked_append(session, row, None, "create", payload)
 
 
 def new_public_id(session: Session) -> str:

@@ -17,6 +17,7 @@ from ..links import check_key
 from ..present import ordinal
 from ..ratings import records
 from ..services import Services
+from ..tournaments.core.tiebreaks import fmt
 from ..tournaments.service import on_game_end
 from . import (
     api,
@@ -64,6 +65,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     app.jinja_env.globals["away_note"] = away_note
     app.jinja_env.globals["seat_token"] = seat_token
     app.jinja_env.filters["ordinal"] = ordinal
+    app.jinja_env.filters["number"] = fmt
     app.jinja_env.trim_blocks = True
     app.jinja_env.lstrip_blocks = True
 

@@ -17,7 +17,6 @@ from ..services import services
 from ..tournaments import boards, directing, reports, service
 from ..tournaments.core import formats
 from ..tournaments.core.export import results, standings_rows
-from ..tournaments.core.standings import standings
 from ..tournaments.log import Held, load
 from .api import api_player, body
 
@@ -68,7 +67,7 @@ def show(public_id: str) -> Any:
     """One event with its standings."""
     with services().db.read() as session:
         held = load(session, public_id)
-        return jsonify({**summary(held), "standings": standings_rows(standings(held.state))})
+        return jsonify({**summary(held), "standings": standings_rows(held.standings)})
 
 
 @bp.get("/<public_id>/results")
@@ -76,7 +75,7 @@ def results_json(public_id: str) -> Any:
     """The results export: enough to recompute the standings and check the pairings."""
     with services().db.read() as session:
         held = load(session, public_id)
-        return jsonify(results(held.state, held.public_id))
+        return jsonify(results(held.state, held.public_id, held.standings))
 
 
 @bp.post("/<public_id>/register")
@@ -99,7 +98,7 @@ def games(public_id: str) -> Any:
     """Every game of the event with its round, seats and result."""
     with services().db.read() as session:
         held = load(session, public_id)
-        return jsonify(results(held.state, held.public_id)["games"])
+        return jsonify(results(held.state, held.public_id, held.standings)["games"])
 
 
 @bp.get("/<public_id>/boards/<int:number>")

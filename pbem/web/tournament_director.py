@@ -45,7 +45,8 @@ def act(session: Session, public_id: str, form: Any) -> str:
     actions: dict[str, Callable[[], Any]] = {
         "start": lambda: service.start(session, svc.ctx, held, now),
         "pair": lambda: directing.pair_now(session, svc.ctx, held, now),
-        "withdraw": lambda: directing.withdraw(session, svc.ctx, held, player, reason, who),
+        "withdraw": lambda: directing.withdraw(session, svc.ctx, held, player,
+                                               reason or "withdrawn by the director", who),
         "disqualify": lambda: directing.disqualify(session, svc.ctx, held, who, player, reason),
         "replace": lambda: directing.replace(session, svc.ctx, held, who, player,
                                              form.get("email", ""), form.get("name") or None,

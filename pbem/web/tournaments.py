@@ -13,8 +13,7 @@ import engine
 from .. import clock
 from ..bounds import MAX_SEATS, number, whole
 from ..errors import Forbidden, NotFound, PbemError, Rejected
-from ..log.games import dice_held
-from ..log.games import load as load_game
+from ..log.games import dice_held, load_many
 from ..models import Player, Tournament
 from ..play.start import player_for
 from ..ratings.current import rating_of
@@ -28,13 +27,16 @@ from ..tournaments.core.config import (
     TWO_PLAYER_TIEBREAKS,
 )
 from ..tournaments.core.contract import Setting
-from ..tournaments.core.standings import standings
+from ..tournaments.core.model import Table, Undone
 from ..tournaments.core.tiebreaks import TITLES
-from ..tournaments.log import Held, load
+from ..tournaments.log import Held, core_events, entries, load
 from . import bounced
 from .helpers import current_player
+from .history import page_number, pager
 
 bp = Blueprint("tournaments", __name__, url_prefix="/tournaments")
+GAMES_PAGE = 50  # games on a page of an event's games
+STANDINGS_PAGE = 50  # lines on a page of the standings
 
 
 
@@ -149,7 +151,7 @@ def home(public_id: str) -> str:
             bounced=bounced.event_notices(
                 session, held.state.seeding, player, directs=directing.may_direct(held, player)
             ),
-            rows=standings(held.state)[:10],
+            rows=held.standings[:10],
             away=[reports.name_of(held.state, p) for p in mails.last_away(held)],
         )
 
@@ -218,28 +220,55 @@ def standings_page(public_id: str) -> str:
     """Standings with tie-break columns, each player's arithmetic and why ties fell."""
     with services().db.read() as session:
         held = held_or_404(session, public_id)
-        return render_template("tournaments/standings.html", held=held,
-                               rows=standings(held.state), titles=TITLES,
-                               ordering=reports.ordering(held))
+        rows = held.standings
+        pages = max(1, -(-len(rows) // STANDINGS_PAGE))
+        page = page_number(request.args.get("page", "1"), pages, "of these standings")
+        return render_template(
+            "tournaments/standings.html", held=held, titles=TITLES,
+            rows=rows[page * STANDINGS_PAGE:(page + 1) * STANDINGS_PAGE], count=len(rows),
+            first=page * STANDINGS_PAGE + 1, ordering=reports.ordering(held),
+            pages=pager(page, pages - 1, STANDINGS_PAGE, len(rows) - 1))
 
 
 @bp.get("/<public_id>/crosstable")
 def crosstable(public_id: str) -> str:
-    """A grid of results (two players), or rounds by tables (multiplayer)."""
+    """The crosstable by rounds, a page of lines at a time; the grid for a small round robin."""
     with services().db.read() as session:
         held = held_or_404(session, public_id)
-        return render_template("tournaments/crosstable.html", held=held,
-                               table=reports.crosstable(held))
+        count = len(held.state.entrants)
+        pages = max(1, -(-count // reports.CROSSTABLE_ROWS))
+        page = page_number(request.args.get("page", "1"), pages, "of this crosstable")
+        table = reports.crosstable(held, page + 1)
+        return render_template(
+            "tournaments/crosstable.html", held=held, table=table,
+            pages=pager(page, pages - 1, reports.CROSSTABLE_ROWS, count - 1))
 
 
 @bp.get("/<public_id>/games")
 def pairings(public_id: str) -> str:
-    """Every game by round: who plays, whose turn it is and until when."""
+    """Every game by round, newest first, a page at a time: who plays, whose turn, until when."""
     with services().db.read() as session:
         held = held_or_404(session, public_id)
-        games = []
-        for table in reversed(held.state.tables):
-            loaded = load_game(session, table.game)
+        # Games and undone pairings (kept on the record), newest first, a page at a time.
+        entries: list[Table | Undone] = sorted(
+            [*held.state.tables, *held.state.undone],
+            key=lambda e: -(e.table.seq if isinstance(e, Undone) else e.seq))
+        count = len(entries)
+        pages = max(1, -(-count // GAMES_PAGE))
+        page = page_number(request.args.get("page", "1"), pages, "of this event's games")
+        shown = entries[page * GAMES_PAGE:(page + 1) * GAMES_PAGE]
+        found = load_many(session, [e.game for e in shown if isinstance(e, Table)])
+        games: list[dict[str, Any]] = []
+        for entry in shown:
+            if isinstance(entry, Undone):
+                games.append({"table": entry.table, "status": "undone", "undone": entry,
+                              "names": [reports.name_of(held.state, p)
+                                        for p in entry.table.seats]})
+                continue
+            table = entry
+            loaded = found.get(table.game)
+            if loaded is None:
+                raise NotFound(f"there is no game {table.game!r}")
             names = [reports.name_of(held.state, p) for p in table.seats]
             if dice_held(session, loaded.game):  # neither its turns nor its end, for now
                 games.append({"table": table, "status": "held", "names": names})
@@ -249,7 +278,9 @@ def pairings(public_id: str) -> str:
             games.append({"table": table, "status": loaded.game.status, "names": names,
                           "waiting": [loaded.player(s).name for s in awaited],
                           "deadline": deadline})
-        return render_template("tournaments/games.html", held=held, games=games)
+        return render_template(
+            "tournaments/games.html", held=held, games=games, count=count,
+            first=page * GAMES_PAGE + 1, pages=pager(page, pages - 1, GAMES_PAGE, count - 1))
 
 
 @bp.get("/<public_id>/boards/<int:number>")
@@ -269,8 +300,9 @@ def player_card(public_id: str, player: str) -> str:
         held = held_or_404(session, public_id)
         if player not in held.state.seeding:
             raise NotFound(f"{player!r} is not an entrant of {held.row.name}")
+        events = core_events(entries(session, held.row))
         return render_template("tournaments/player.html", held=held,
-                               card=reports.player_card(held, player))
+                               card=reports.player_card(held, player, events))
 
 
 EXPORTS = {
@@ -278,10 +310,13 @@ EXPORTS = {
     "results.json": ("results", "application/json"),
     "deadlines.ics": ("ics", "text/calendar"),
     "log.jsonl": ("log", "application/x-ndjson"),
+    "crosstable.csv": ("crosstable-csv", "text/csv"),
+    "crosstable.json": ("crosstable-json", "application/json"),
 }
 
 
-@bp.get("/<public_id>/<any('standings.csv', 'results.json', 'deadlines.ics', 'log.jsonl'):name>")
+@bp.get("/<public_id>/<any('standings.csv', 'results.json', 'deadlines.ics', 'log.jsonl', "
+        "'crosstable.csv', 'crosstable.json'):name>")
 def export(public_id: str, name: str) -> Response:
     """The exports: standings CSV, results JSON, deadlines ICS, the event log."""
     what, mimetype = EXPORTS[name]

@@ -8,7 +8,7 @@ from dataclasses import replace
 
 from .draft import Draft
 from .errors import IllegalEvent, InvalidEvent, listed, number, text, utc
-from .model import DISQUALIFIED, Bye, Event, Message, Result
+from .model import DISQUALIFIED, Bye, Event, Message, Result, Undone
 from .tables import read_ranks
 
 
@@ -53,6 +53,8 @@ def undo(d: Draft, e: Event, where: str) -> None:
     del d.tables[table.game]
     for player in table.seats:
         d.games[player].remove(table.game)
+    d.undone.append(Undone(table, text(e.payload, "by", where), text(e.payload, "reason", where),
+                           e.seq, utc(e.at)))
 
 
 def annul(d: Draft, e: Event, where: str) -> None:

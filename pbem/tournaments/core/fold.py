@@ -28,9 +28,14 @@ def apply(draft: Draft, event: Event) -> None:
     draft.head = event.seq
 
 
-def fold(events: Iterable[Event]) -> Tournament:
-    """Return the tournament a log describes; raise a TournamentError naming the bad seq."""
-    draft = Draft()
+def fold(events: Iterable[Event], after: Tournament | None = None) -> Tournament:
+    """Return the tournament a log describes; raise a TournamentError naming the bad seq.
+
+    With `after`, the state folded from the log's events up to `after.head`, `events` are
+    the ones that follow it, and the result is the fold of the whole log: folding in steps
+    gives exactly what one fold gives. `after` itself is not changed.
+    """
+    draft = Draft() if after is None else Draft.thaw(after)
     for event in events:
         apply(draft, event)
     return draft.freeze()

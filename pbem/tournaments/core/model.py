@@ -149,6 +149,18 @@ class Table:
 
 
 @dataclass(frozen=True)
+class Undone:
+    """A pairing the director took back before anyone moved: its table as it stood, with
+    any extension it had been given, and who undid it, why and when."""
+
+    table: Table
+    by: str
+    reason: str
+    seq: int
+    at: datetime
+
+
+@dataclass(frozen=True)
 class Bye:
     """Points without a game: from a pairing (`by` None) or from the director."""
 
@@ -198,6 +210,9 @@ class Tournament:
     closed_at: datetime | None
     standings_hash: str | None
     head: int
+    # Players replaced: (who left, who took the place, at which seq), in the log's order.
+    former: tuple[tuple[str, str, int], ...] = ()
+    undone: tuple[Undone, ...] = ()
     directors: tuple[str, ...] = ()  # player ids: the lead director first, then co-directors
     messages: tuple[Message, ...] = ()
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Collection, Sequence, Set
+from dataclasses import replace
 from datetime import datetime, timedelta
 
 from ..contract import Format, Setting
@@ -22,6 +23,22 @@ from .fresh import pair_anew
 # pairing or their latest finished game. When the free players do not fill whole tables (or an even
 # number of pairs), those who became free last wait for the next tick. From version 2 a pair that
 # has met is not paired again while anyone else could still join them (see `fresh.py`).
+# From version 3 a pair whose pairing the director undid since the latest pairing is kept apart
+# in the next one, and waits as a rematch would, however long they waited before the undo.
+
+
+def undone_pairs(t: Tournament) -> dict[tuple[str, str], datetime]:
+    """Return the pairs of players whose pairing was undone since the latest pairing, each
+    with when it was undone."""
+    latest = max((p.seq for p in t.pairings), default=-1)
+    found: dict[tuple[str, str], datetime] = {}
+    for undone in t.undone:
+        if undone.seq > latest:
+            seats = undone.table.seats
+            for i, a in enumerate(seats):
+                for b in seats[i + 1:]:
+                    found[(min(a, b), max(a, b))] = undone.at
+    return found
 
 
 def going(t: Tournament, player: str) -> int:
@@ -72,6 +89,9 @@ def plan_rolling(t: Tournament, now: datetime, away: Collection[str],
     if not due:
         return None
     h = history(t)
+    avoid = undone_pairs(t) if version >= 3 else {}
+    if avoid:
+        h = replace(h, forbidden=h.forbidden | frozenset(avoid))
     queue = sorted(free, key=lambda p: (since[p], h.seeding[p]))
     names = {e.player: e.name for e in t.entrants}
     notes = [f"{len(free)} free players; waiting longest since {longest.isoformat()}"]
@@ -80,7 +100,8 @@ def plan_rolling(t: Tournament, now: datetime, away: Collection[str],
     penalties: Sequence[Penalty]
     if version >= 2:
         late = {p: now - since[p] >= timedelta(hours=wait) for p in free} if wait else {}
-        tables, penalties, waiting, rematches, held = pair_anew(t, h, queue, alone, late)
+        tables, penalties, waiting, rematches, held = pair_anew(t, h, queue, alone, late,
+                                                                avoid, now)
         notes += held
     else:
         sizes = table_sizes(len(free), config.table_sizes)
@@ -113,8 +134,8 @@ class RollingSwiss(Format):
                 "waiting free player has waited this long", whole=False, unit="hours", most=720),
     )
     has_rounds = False
-    version = 2  # 2: no rematch while avoidable; two players by FIDE's colour rules
-    derives = (1,)
+    version = 3  # 2: no rematch while avoidable, FIDE's colours; 3: an undone pair waits
+    derives = (1, 2)
 
     def check(self, config: Config, where: str) -> None:
         """G and c are needed; P is at least a table; W is positive."""
@@ -148,7 +169,8 @@ class RollingSwiss(Format):
 
     def plan_as(self, version: int, t: Tournament, now: datetime,
                 away: Collection[str]) -> Plan | None:
-        """Version 1 paired the free players even when they had met, whoever else was due."""
+        """Version 1 paired the free players even when they had met, whoever else was due;
+        version 2 paired again at once a pair whose pairing the director had undone."""
         return plan_rolling(t, now, away, version)
 
     def is_over(self, t: Tournament) -> bool:
