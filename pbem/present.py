@@ -35,7 +35,7 @@ def position(
     awaited_text = engine.awaited_text(rules, state, pending)
     ended = ruling is not None or outcome is not None
     if ruling is not None:
-        awaited_text = ruling.text
+        awaited_text = ruling_text(rules, state, ruling)
     return {
         "kind": rules.kind,
         "title": rules.title,
@@ -49,7 +49,7 @@ def position(
         "legal": list(legal),
         "choices": choices,
         "finished": ended,
-        "ended": (ruling.text if ruling else ending or outcome.reason if outcome else None),
+        "ended": (awaited_text if ruling else ending or outcome.reason if outcome else None),
         "outcome": outcome.to_json() if outcome else None,
         "winners": [rules.seat_name(state, s) for s in outcome.winners] if outcome else [],
         "gone": dict(gone or {}),
@@ -244,6 +244,23 @@ def sentence(
     if entry.kind == "reveal":
         return f"Dice seed revealed: {payload['seed'][:12]}…"
     return director_sentence(rules, state, entry)
+
+
+def ruling_text(rules: engine.Rules[Any], state: Any, ruling: Ruling) -> str:
+    """A ruling in words, the result first: "South won, adjudicated by Dee: a lost position"."""
+    outcome = ruling.outcome
+    if outcome is None:
+        return ruling.text
+    names = [rules.seat_name(state, s) for s in range(len(outcome.ranks))]
+    winners = [names[s] for s in outcome.winners]
+    if len(winners) == len(names):
+        result = "a draw" if len(names) == 2 else "all share first place"
+    else:
+        result = f"{' and '.join(winners)} {'won' if len(winners) == 1 else 'shared the win'}"
+        if len(names) > 2:
+            result += " (" + ", ".join(f"{names[s]} {ordinal(rank)}"
+                                       for s, rank in enumerate(outcome.ranks)) + ")"
+    return f"{result}, adjudicated by {ruling.by}: {ruling.reason}"
 
 
 def director_sentence(rules: engine.Rules[Any], state: Any, entry: store.LogEntry) -> str:

@@ -13,6 +13,8 @@ from dataclasses import dataclass
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+from engine.figures import counted
+
 from .. import present
 from ..errors import PbemError
 from ..log.games import games_of, load
@@ -20,7 +22,6 @@ from ..mail.compose import templates
 from ..mail.inbound import QUOTE_INTRO
 from ..models import Player
 from ..tournaments import log as tournament_log
-from ..tournaments.core.tiebreaks import fmt
 
 MAX_COMMANDS = 20  # lines read from one mail; the rest are counted and said to be ignored
 MAX_LINE = 200
@@ -135,7 +136,8 @@ def event_standings(session: Session, public_id: str) -> str:
     """An event's standings: place, name, points."""
     held = tournament_log.load(session, public_id)
     rows = held.standings
-    lines = [f"  {r.place:>3}. {r.name}  {fmt(r.points)} points ({r.games} games)" for r in rows]
+    lines = [f"  {r.place:>3}. {r.name}  {counted(r.points, 'point')} "
+             f"({counted(r.games, 'game')})" for r in rows]
     return f"Standings of {held.row.name}:\n" + ("\n".join(lines) or "  nobody has played yet")
 
 

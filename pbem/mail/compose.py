@@ -11,6 +11,8 @@ from jinja2 import Environment, select_autoescape
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
+from engine.figures import counted, figure
+
 from .. import clock, games, present
 from ..config import TEMPLATES
 from ..context import Context
@@ -32,6 +34,8 @@ templates = Environment(
     auto_reload=False,  # templates change with a deploy, which restarts the process
 )
 templates.filters["ordinal"] = present.ordinal
+templates.filters["figure"] = figure
+templates.filters["counted"] = counted
 # Names in mail stay on one line, even a name stored before names were cleaned.
 templates.filters["line"] = one_line
 
@@ -103,6 +107,7 @@ def game_context(ctx: Context, loaded: Loaded, seat: int) -> dict[str, Any]:
         "head_hash": game.head_hash,
         "commitment": loaded.setup.commitment,
         "players": [one_line(s.player.name) for s in game.seats],
+        "opponents": [one_line(s.player.name) for s in game.seats if s.seat != seat],
         "legal_listed": present.LEGAL_LISTED,
         "site": games.site_for(game.kind),
     }
@@ -121,7 +126,8 @@ def queue_game_mail(
 ) -> None:
     """Queue mail/<purpose>.txt|html to a seat's player, in the seat's game conversation."""
     player = loaded.player(seat)
-    text, html = render(purpose.replace("-", "_"), **context)
+    label = ctx.game_label(session, ctx, loaded.game) if ctx.game_label else None
+    text, html = render(purpose.replace("-", "_"), **{"event": label, **context})
     queue(
         session,
         ctx,

@@ -10,6 +10,8 @@ from typing import Any
 from sqlalchemy import or_, select
 from sqlalchemy.orm import Session
 
+from engine.figures import figure as fmt
+
 from .. import clock
 from ..log.games import dice_held
 from ..log.games import load as load_game
@@ -17,7 +19,6 @@ from ..models import Player, Tournament, TournamentEntrant, TournamentEvent
 from . import directing, reports
 from .core import formats
 from .core.model import Event
-from .core.tiebreaks import fmt
 from .log import Held, core_events, entries, load
 
 # The log's kinds that a person took, shown with who and why; the rest is the server's doing.
@@ -236,6 +237,7 @@ def action_words(held: Held, p: Any) -> str:
         "add-director": lambda: f"made {p.get('name')} a co-director",
         "hand-over": lambda: f"handed the event over to {p.get('name')}",
         "message": lambda: "wrote to every entrant",
+        "close_entries": lambda: "closed the entries",
         "extend": lambda: (f"gave game {game}" if game else f"gave round {p.get('round')}")
         + f" {fmt(float(p.get('hours') or 0))} more hours",
     }

@@ -72,6 +72,7 @@ def invite(session: Session, ctx: Context, held: Held, who: games.Director,
            lines: str) -> list[str]:
     """Mail a registration link to each 'Name <address>' (or address) line; the names stay."""
     invited = []
+    inviter = session.get(Player, who.player_id) if who.player_id is not None else None
     for line in lines.splitlines():
         if not line.strip():
             continue
@@ -80,7 +81,7 @@ def invite(session: Session, ctx: Context, held: Held, who: games.Director,
             raise Rejected(f"{line.strip()!r} is not an address: write one a line, "
                            "as Ann Archer <ann@example.org> or ann@example.org")
         player = player_for(session, email, name or None)
-        mails.queue_registration(session, ctx, held, player.email, inviter=who.name)
+        mails.queue_registration(session, ctx, held, player.email, inviter=inviter)
         invited.append(player.name)
     if not invited:
         raise Rejected("write the addresses to invite, one a line")
@@ -222,6 +223,13 @@ def forbid(session: Session, held: Held, who: games.Director, a: str, b: str,
            reason: str) -> Held:
     """Keep two players apart in every later pairing."""
     return action(session, held, who, reason, "forbid", players=[a, b])
+
+
+def close_entries(session: Session, held: Held, who: games.Director, reason: str) -> Held:
+    """Take no more entries, late ones included."""
+    if held.state.entries_closed is not None:
+        raise Rejected(f"the entries of {held.row.name} are closed already")
+    return action(session, held, who, reason, "close_entries")
 
 
 def bye(session: Session, held: Held, who: games.Director, player: str,

@@ -12,26 +12,38 @@ from ..context import Context
 from ..mail import compose, outbox
 from ..models import Outbox, Player
 from . import reports
+from .core import formats
 from .core.model import Message
 from .log import Held
 
 
-def queue_registration(session: Session, ctx: Context, held: Held, email: str,
-                       inviter: str | None = None) -> None:
-    """Mail a signed link that enters the address in the tournament (rate-limited); from a
-    director's invitation, the mail says who invites."""
+def queue_registration(
+    session: Session, ctx: Context, held: Held, email: str, inviter: Player | None = None
+) -> None:
+    """Mail a signed link that enters the address in the tournament (rate-limited).
+
+    With `inviter` (someone signed in, or the director from the command line) the mail says
+    who invites them; without, the address asked for itself. The director's link is an
+    invitation, signed with their name: it enters a private event too.
+    """
     compose.check_rate(session, email, "register", "registration links")
-    token = ctx.signer.register_token(held.public_id, email)
+    director = inviter is not None and inviter.id == held.row.director_id
+    by = inviter.name if inviter is not None and director else None
+    token = ctx.signer.register_token(held.public_id, email, by)
     link = f"{ctx.base_url}/tournaments/register/{token}"
-    text, html = compose.render("tournament_register", held=held, link=link, inviter=inviter,
-                                home=f"{ctx.base_url}/tournaments/{held.public_id}")
+    config = held.state.config
+    text, html = compose.render(
+        "tournament_register", held=held, link=link,
+        home=f"{ctx.base_url}/tournaments/{held.public_id}",
+        inviter=inviter, director=director,
+        game=reports.game_title(config.kind), system=formats.format_for(config.system).title,
+    )
     outbox.queue(
         session,
         ctx,
         purpose="register",
         to=email,
-        subject=f"[{held.row.name}] " + (f"{inviter} invites you" if inviter
-                                         else "your registration link"),
+        subject=f"[{held.row.name}] your registration link",
         text=text,
         html=html,
         key=f"register.{held.public_id}.{int(datetime.now(UTC).timestamp() * 1e6)}",
@@ -62,7 +74,8 @@ def queue_summary(session: Session, ctx: Context, held: Held, title: str, key: s
         tables = held.state.games_of.get(entrant, ()) if entrant is not None else ()
         games = [
             {"game": t.game, "round": t.round, "over": t.result is not None,
-             "url": f"{ctx.base_url}/games/{t.game}"}
+             "url": f"{ctx.base_url}/games/{t.game}",
+             "opponents": [reports.name_of(held.state, p) for p in t.seats if p != entrant]}
             for t in tables
         ]
         context: dict[str, Any] = {

@@ -16,6 +16,7 @@ from ..log.games import Loaded, count_games, directed, games_of, load, recent_ga
 from ..models import Player
 from ..play.start import MAX_DEADLINE_HOURS, start_game, start_mirror
 from ..services import services
+from ..tournaments.labels import label_of
 from . import bounced, listing
 from .helpers import check_open, current_player
 from .luck import game_luck, player_luck
@@ -169,6 +170,7 @@ def show(public_id: str) -> str:
                 [s.player for s in loaded.game.seats], player, may_see=seated or directs_game
             ),
             game=loaded.game,
+            event=label_of(session, services().ctx, loaded.game),
             players=[s.player for s in loaded.game.seats],
             pos=present.of_game(loaded, seat),
             options=present.options_played(loaded.rules, loaded.setup.options),

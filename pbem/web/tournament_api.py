@@ -12,7 +12,7 @@ from .. import clock
 from ..errors import Forbidden, NotYet
 from ..models import Tournament
 from ..play.director import Director
-from ..ratings.current import rating_of
+from ..ratings.current import entry_record
 from ..services import services
 from ..tournaments import boards, directing, reports, service
 from ..tournaments.core import formats
@@ -39,6 +39,8 @@ def summary(held: Held) -> dict[str, Any]:
         "format": reports.describe(held), "entrants": len(t.entrants),
         "games": len(t.tables), "next_pairing": reports.next_pairing(held, now),
         "forecast_end": end.isoformat() if end else None,
+        "description": t.config.description, "entries": reports.entry_rules(held, now),
+        "entries_open": service.entries_closed(t, now) is None,
     }
 
 
@@ -87,7 +89,7 @@ def register(public_id: str) -> Any:
         held = load(session, public_id, for_update=True)
         player = api_player(session)
         held = service.register(session, held, player,
-                                rating_of(session, player.id, held.row.kind))
+                                *entry_record(session, player.id, held.row.kind), ctx=svc.ctx)
         return {"registered": str(player.id), "entrants": len(held.state.entrants)}
 
     return jsonify(svc.write(work)), 201

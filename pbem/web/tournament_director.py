@@ -70,6 +70,7 @@ def act(session: Session, public_id: str, form: Any) -> str:
         "hand-over": lambda: lead_only(held, session) and directing.add_director(
             session, svc.ctx, held, who, form.get("email", ""), form.get("name") or None,
             reason, hand_over=True),
+        "close_entries": lambda: directing.close_entries(session, held, who, reason),
         "extend": lambda: directing.extend(session, svc.ctx, held, who,
                                            whole(form.get("hours"), "hours", 1,
                                                  MAX_EXTENSION_HOURS), reason, game=game),

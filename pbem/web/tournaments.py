@@ -15,21 +15,24 @@ from ..bounds import MAX_SEATS, number, whole
 from ..errors import Forbidden, NotFound, PbemError, Rejected
 from ..log.games import dice_held, load_many
 from ..models import Player, Tournament
+from ..play.players import unnamed
 from ..play.start import player_for
-from ..ratings.current import rating_of
+from ..ratings.current import entry_record
 from ..services import services
 from ..tournaments import boards, directing, exports, mails, reports, service
 from ..tournaments.core import formats
 from ..tournaments.core.config import (
     DEADLINE_HOURS,
     DEFAULT_DEADLINE_HOURS,
+    RATED_GAMES,
+    RATINGS,
     TABLE_TIEBREAKS,
     TWO_PLAYER_TIEBREAKS,
 )
 from ..tournaments.core.contract import Setting
 from ..tournaments.core.model import Table, Undone
 from ..tournaments.core.tiebreaks import TITLES
-from ..tournaments.log import Held, core_events, entries, load
+from ..tournaments.log import Held, load
 from . import bounced
 from .helpers import current_player
 from .history import page_number, pager
@@ -77,7 +80,8 @@ def fields_from(form: Any) -> dict[str, Any]:
     Settings of formats other than the chosen one are hidden on the form and left out here.
     """
     text = form.get("deadline_hours", "").strip()
-    hours = number(text, "deadline hours", *DEADLINE_HOURS) if text else None
+    low, high = DEADLINE_HOURS
+    hours = whole(text, "hours per decision", int(low), int(high)) if text else None
     system = form.get("system", "")
     return {
         "name": form.get("name", ""),
@@ -95,6 +99,33 @@ def fields_from(form: Any) -> dict[str, Any]:
         "rated": form.get("rated") == "on",
         "duplicate": (form.get("duplicate") == "on" and not any(
             f.system == system and not f.allows_duplicate for f in formats.formats())) or None,
+        **entry_fields(form),
+    }
+
+
+def entry_fields(form: Any) -> dict[str, Any]:
+    """Who may enter and when, from the new-tournament form; each number within its limits."""
+    def given(name: str) -> str | None:
+        return form.get(name, "").strip() or None
+
+    def bounded(name: str, words: str, low: int, high: int) -> int | None:
+        text = given(name)
+        return None if text is None else whole(text, words, low, high)
+
+    def rating(name: str, words: str) -> float | None:
+        text = given(name)
+        return None if text is None else number(text, words, *RATINGS)
+
+    return {
+        "description": given("description"),
+        "max_players": bounded("max_players", "the player limit", 2, 512),
+        "registration_closes": given("registration_closes"),
+        "starts_at": given("starts_at"),
+        "private": form.get("private") == "on" or None,
+        "rating_min": rating("rating_min", "the least rating"),
+        "rating_max": rating("rating_max", "the most rating"),
+        "min_rated_games": bounded("min_rated_games", "the rated games asked for", 0,
+                                   RATED_GAMES),
     }
 
 
@@ -152,6 +183,8 @@ def home(public_id: str) -> str:
                 session, held.state.seeding, player, directs=directing.may_direct(held, player)
             ),
             rows=held.standings[:10],
+            entries_closed=service.entries_closed(held.state, now),
+            entry_rules=reports.entry_rules(held, now),
             away=[reports.name_of(held.state, p) for p in mails.last_away(held)],
         )
 
@@ -165,10 +198,17 @@ def register(public_id: str) -> Any:
         held = load(session, public_id, for_update=True)
         player = current_player(session)
         email = request.form.get("email", "").strip()
+        # The director's entries and links are invitations: they enter a private event too.
+        by = player.name if player is not None and directing.may_direct(held, player) else None
         if player is not None and (not email or email.lower() == player.email):
-            service.register(session, held, player, rating_of(session, player.id, held.row.kind))
+            service.register(session, held, player,
+                             *entry_record(session, player.id, held.row.kind), by=by,
+                             ctx=svc.ctx)
             return f"You are entered in {held.row.name}."
-        mails.queue_registration(session, svc.ctx, held, player_for(session, email).email)
+        if by is None and held.state.config.private:
+            raise Rejected(f"entry to {held.row.name} is by the director's invitation only")
+        mails.queue_registration(session, svc.ctx, held, player_for(session, email).email,
+                                 inviter=player)
         return f"A registration link went to {email}: open it to confirm."
 
     flash(svc.write(work))
@@ -177,23 +217,35 @@ def register(public_id: str) -> Any:
 
 @bp.route("/register/<token>", methods=["GET", "POST"])
 def register_link(token: str) -> Any:
-    """The mailed link: GET shows a button (mail scanners open links); POST enters."""
+    """The mailed link: GET shows a button (mail scanners open links); POST enters.
+
+    Whoever has no name yet is asked for the one other players will see."""
     svc = services()
-    public_id, email = svc.signer.read_register_token(token)
-    if request.method != "POST":
-        with svc.db.read() as session:
-            held = load(session, public_id)
-            return render_template("tournaments/register.html", held=held, email=email,
-                                   token=token)
+    public_id, email, by = svc.signer.read_register_token(token)
+    error = None
+    if request.method == "POST":
+        def work(session: Session) -> None:
+            held = load(session, public_id, for_update=True)
+            player = player_for(session, email, request.form.get("name"))
+            if unnamed(player):
+                raise Rejected("give your name, as the other players will see it")
+            service.register(session, held, player,
+                             *entry_record(session, player.id, held.row.kind), by=by,
+                             ctx=svc.ctx)
 
-    def work(session: Session) -> None:
-        held = load(session, public_id, for_update=True)
-        player = player_for(session, email)
-        service.register(session, held, player, rating_of(session, player.id, held.row.kind))
-
-    svc.write(work)
-    flash(f"{email} is entered. Game invitations come by mail once the event starts.")
-    return redirect(url_for("tournaments.home", public_id=public_id), code=303)
+        try:
+            svc.write(work)
+        except Rejected as e:
+            error = str(e)
+        else:
+            flash(f"{email} is entered. Game invitations come by mail once the event starts.")
+            return redirect(url_for("tournaments.home", public_id=public_id), code=303)
+    with svc.db.read() as session:
+        held = load(session, public_id)
+        known = session.scalars(select(Player).where(Player.email == email)).first()
+        return render_template("tournaments/register.html", held=held, email=email,
+                               token=token, error=error, form=request.form,
+                               ask_name=known is None or unnamed(known)), (422 if error else 200)
 
 
 @bp.post("/<public_id>/withdraw")
@@ -300,9 +352,8 @@ def player_card(public_id: str, player: str) -> str:
         held = held_or_404(session, public_id)
         if player not in held.state.seeding:
             raise NotFound(f"{player!r} is not an entrant of {held.row.name}")
-        events = core_events(entries(session, held.row))
         return render_template("tournaments/player.html", held=held,
-                               card=reports.player_card(held, player, events))
+                               card=reports.player_card(held, player))
 
 
 EXPORTS = {

@@ -20,9 +20,11 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import Any
 
+from engine.figures import figure
+
 from .model import Bye, Table, Tournament
 from .standings import Standing
-from .tiebreaks import TITLES, fmt
+from .tiebreaks import TITLES
 
 MATRIX_MOST = 32  # a two-player round robin up to this many players also gets the N x N grid
 
@@ -110,7 +112,7 @@ class Crosstable:
     def marks(self, player: str) -> list[Mark]:
         """The player's games in pairing order, then their byes."""
         games = [self.mark(table, player) for table in self.t.games_of.get(player, ())]
-        return games + [Mark(None, (), 0, fmt(b.points)) for b in self.byes.get(player, ())]
+        return games + [Mark(None, (), 0, figure(b.points)) for b in self.byes.get(player, ())]
 
     def line(self, row: Standing, width: int) -> Line:
         """The player's line, with `width` columns."""
@@ -125,7 +127,7 @@ class Crosstable:
                 by_round[table.round].append(self.mark(table, player))
         for bye in self.byes.get(player, ()):
             if bye.round in by_round:
-                by_round[bye.round].append(Mark(None, (), 0, fmt(bye.points)))
+                by_round[bye.round].append(Mark(None, (), 0, figure(bye.points)))
         return Line(self.rank[player], row, tuple(tuple(by_round[n]) for n in self.rounds))
 
     def lines(self, first: int = 0, count: int | None = None) -> list[Line]:
@@ -153,8 +155,8 @@ def crosstable_csv(index: Crosstable) -> str:
     for line in index.lines():
         row = line.standing
         writer.writerow([line.rank, row.place, row.player, row.name, row.status,
-                         *(line.cell_text(n) for n in range(len(line.cells))), fmt(row.points),
-                         *(fmt(value) for _, value in row.tiebreaks)])
+                         *(line.cell_text(n) for n in range(len(line.cells))), figure(row.points),
+                         *(figure(value) for _, value in row.tiebreaks)])
     return out.getvalue()
 
 

@@ -1,5 +1,5 @@
 """Fold the director's actions: forbid, bye, disqualify, undo, annul, adjudicate, extend,
-co-directors and messages."""
+co-directors, messages and close entries."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from dataclasses import replace
 
 from .draft import Draft
 from .errors import IllegalEvent, InvalidEvent, listed, number, text, utc
-from .model import DISQUALIFIED, Bye, Event, Message, Result, Undone
+from .model import DISQUALIFIED, Bye, Event, Leaving, Message, Result, Undone
 from .tables import read_ranks
 
 
@@ -42,7 +42,9 @@ def disqualify(d: Draft, e: Event, where: str) -> None:
     entrant = d.entrant(e.payload, "player", where)
     if entrant.status == DISQUALIFIED:
         raise IllegalEvent(f"{where}: {entrant.player!r} is already disqualified")
-    d.entrants[entrant.player] = replace(entrant, status=DISQUALIFIED)
+    left = Leaving(DISQUALIFIED, text(e.payload, "by", where), text(e.payload, "reason", where),
+                   e.at)
+    d.entrants[entrant.player] = replace(entrant, status=DISQUALIFIED, left=left)
 
 
 def undo(d: Draft, e: Event, where: str) -> None:
@@ -133,6 +135,13 @@ def message(d: Draft, e: Event, where: str) -> None:
                               text(e.payload, "reason", where), body))
 
 
+def close_entries(d: Draft, e: Event, where: str) -> None:
+    """Take no more entries, late ones included."""
+    if d.entries_closed is not None:
+        raise IllegalEvent(f"{where}: the entries are closed already")
+    d.entries_closed = utc(e.at)
+
+
 ACTIONS: dict[str, Callable[[Draft, Event, str], None]] = {
     "add-director": add_director,
     "hand-over": hand_over,
@@ -144,4 +153,5 @@ ACTIONS: dict[str, Callable[[Draft, Event, str], None]] = {
     "annul": annul,
     "adjudicate": adjudicate,
     "extend": extend,
+    "close_entries": close_entries,
 }

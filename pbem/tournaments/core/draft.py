@@ -35,6 +35,7 @@ class Draft:
     head: int = -1
     directors: list[str] = field(default_factory=list)
     messages: list[Message] = field(default_factory=list)
+    entries_closed: datetime | None = None
 
     def freeze(self) -> Tournament:
         """Return the Tournament this draft holds."""
@@ -52,6 +53,7 @@ class Draft:
             closed_at=self.closed_at,
             standings_hash=self.standings_hash,
             head=self.head,
+            entries_closed=self.entries_closed,
             former=tuple((old, new, seq) for old, (new, seq) in self.former.items()),
             undone=tuple(self.undone),
             directors=tuple(self.directors),
@@ -82,6 +84,7 @@ class Draft:
             undone=list(t.undone),
             directors=list(t.directors),
             messages=list(t.messages),
+            entries_closed=t.entries_closed,
         )
 
     def entrant(self, payload: Mapping[str, Any], key: str, where: str) -> Entrant:

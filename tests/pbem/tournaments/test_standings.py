@@ -163,6 +163,6 @@ def test_a_lower_average_rank_alone_puts_a_player_above_another():
     assert [(r.place, r.name, r.points, r.tiebreak("average-rank")) for r in rows] == [
         (1, "Ann", 2, 1), (2, "Bob", 1, 1.5), (2, "Cid", 1, 1.5), (4, "Dan", 1, 2),
         (4, "Eve", 1, 2)]
-    assert rows[3].why == ("Cid is above Dan: both have 1 points; "
+    assert rows[3].why == ("Cid is above Dan: both have 1 point; "
                            "Average rank 1.5 against 2 (lower is better)")
     assert rows[1].lines[-1] == "Average rank = (2 + 1) / 2 = 1.5"

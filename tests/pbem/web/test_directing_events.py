@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
-from datetime import timedelta
+from datetime import UTC, datetime, timedelta
 
 from pbem import clock
 from pbem.log.games import load
+from pbem.mail import outbox as mailer
+from pbem.mail import transport
 from pbem.play import deadlines
 from pbem.play.start import player_for
 from pbem.tournaments import exports, service, simulate
+from pbem.tournaments.log import entries
 from pbem.tournaments.log import load as load_tournament
 
 from ..pipe import csrf_in, log, outbox, sign_in, svc_of
@@ -37,6 +40,11 @@ def new_event(app, system="swiss", kind="martian-frisby", players=4, **fields):
 def held_now(app, public_id):
     with svc_of(app).db.read() as s:
         return load_tournament(s, public_id)
+
+
+def events_of(app, public_id):
+    with svc_of(app).db.read() as s:
+        return entries(s, load_tournament(s, public_id).row)
 
 
 def verified(app, public_id):
@@ -125,7 +133,7 @@ def test_replacing_a_seat_on_the_game_page_replaces_the_entrant_and_tells_everyo
     held = held_now(app, public_id)
     newcomer = held.state.by_game[table.game].seats[1]
     assert held.state.entrant(newcomer).name == "Sub"
-    logged = [e.payload for e in held.events if e.kind == "replace"]
+    logged = [e.payload for e in events_of(app, public_id) if e.kind == "replace"]
     assert logged[0]["reason"] == "fell ill" and logged[0]["director"] == "Dee"
     (told_old,) = mails_to(app, email_of(ids.index(old)), "notice")
     assert "Dee replaced you by Sub in Test cup (fell ill)" in told_old
@@ -174,7 +182,7 @@ def test_a_withdrawal_is_mailed_as_a_withdrawal_never_as_a_resignation(app, clie
     assert "resign" not in result
     (told,) = mails_to(app, email_of(0), "notice")
     assert "Dee withdrew you from Test cup (moving house)" in told
-    logged = next(e.payload for e in held_now(app, public_id).events if e.kind == "withdraw")
+    logged = next(e.payload for e in events_of(app, public_id) if e.kind == "withdraw")
     assert logged["by"] == "Dee" and logged["reason"] == "moving house"
     card = client.get(f"/tournaments/{public_id}/players/{leaver}").get_data(as_text=True)
     assert "Withdrawn by Dee on" in card and "moving house" in card
@@ -209,7 +217,7 @@ def test_a_timeout_says_timed_out_and_the_next_round_is_mailed_after_the_result(
         assert "resigned" not in mails[i].body_text
     second = next(t.game for t in held.state.tables if t.round == 2)
     invites = [i for i, m in enumerate(mails) if m.purpose == "invite" and second in m.subject]
-    summary = [i for i, m in enumerate(mails) if m.purpose == "summary"]
+    summary = [i for i, m in enumerate(mails) if m.purpose == "summary" and "round 2" in m.subject]
     assert invites and max(results) < min(invites + summary)
     assert any(e.kind == "timeout" for e in log(app, game))
 
@@ -266,3 +274,21 @@ def test_a_disqualified_player_is_told_why_and_their_opponent_reads_who_did_it(a
     card = client.get(f"/tournaments/{public_id}/players/{cheat}").get_data(as_text=True)
     assert "Disqualified by Dee on" in card and "two accounts" in card
     assert verified(app, public_id) is None
+
+
+def test_the_withdrawal_notice_arrives_over_smtp_saying_who_and_why(smtp_app, smtp_sink):
+    app, client = smtp_app, smtp_app.test_client()
+    public_id, ids = new_event(app, rounds=2)
+    sign_in(app, client, DIRECTOR)
+
+    post(client, f"/tournaments/{public_id}/director", action="withdraw", player=ids[2],
+         reason="a new job")
+    svc = svc_of(app)
+    hop = transport.SmtpTransport(smtp_sink.url, timeout=5)
+    mailer.deliver_due(svc.db, hop, svc.settings.mail_from, now=lambda: datetime.now(UTC))
+
+    (mail,) = [m for m in smtp_sink.to(email_of(2)) if "withdrawn" in str(m["Subject"])]
+    assert mail["Subject"] == "[Test cup] you are withdrawn"
+    text = str(mail.get_body(("plain",)).get_content())
+    assert "Dee withdrew you from Test cup (a new job)" in text
+    assert f"/tournaments/{public_id}" in text

@@ -117,7 +117,7 @@ def test_a_ladder_is_created_entered_played_ranked_and_verified_through_the_serv
     entered = runner.invoke(args=["tournament", "register", public_id, *PLAYERS])
     assert entered.output.strip() == "4 players registered"
     home = client.get(f"/tournaments/{public_id}").get_data(as_text=True)
-    assert "Ladder of martian-frisby" in home
+    assert "Ladder of Martian Frisby" in home
     assert "challenge anyone up to 2 rungs above" in home and "2 challenges" in home
     director = client.get(f"/tournaments/{public_id}/director").get_data(as_text=True)
     started = client.post(f"/tournaments/{public_id}/director",
