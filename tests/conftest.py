@@ -34,7 +34,7 @@ hypothesis.settings.register_profile("ci", derandomize=True, deadline=None, data
 hypothesis.settings.register_profile("dev", deadline=None)
 hypothesis.settings.load_profile("ci" if IN_CI else "dev")
 
-# Every test fails with its name once it runs past pyproject's `timeout` (300 s); a test of
+# Every test fails with its name once it runs past pyproject's `timeout` (600 s); a test of
 # the slow set (`-m slow`) may take longer: the longest recorded Mad Dog game is some minutes.
 SLOW_TIMEOUT = 1800
 

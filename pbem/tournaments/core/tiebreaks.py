@@ -51,7 +51,8 @@ def verb(factor: float, size: int) -> str:
 
 def ordinal(place: int) -> str:
     """Write 1st, 2nd, 3rd, 4th."""
-    return f"{place}{ {1: 'st', 2: 'nd', 3: 'rd'}.get(place if place < 20 else place % 10, 'th')}"
+    suffix = "th" if 10 <= place % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(place % 10, "th")
+    return f"{place}{suffix}"
 
 
 @dataclass

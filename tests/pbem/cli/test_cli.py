@@ -447,5 +447,6 @@ def test_a_game_a_director_ended_keeps_its_ruling_when_imported(
         assert (here.status, row.status, ranks, row.adjudicated) == (
             "finished", "RATED", [2, 1], True)
     page = app.test_client().get(f"/games/{public_id}").get_data(as_text=True)
-    said = "the game was aborted by Ann" if ruling == "abort" else "won, adjudicated by Ann"
-    assert said in page
+    said = {"abort": "aborted by Ann: set up by mistake",
+            "adjudicate": "adjudicated by Ann: agreed"}
+    assert said[ruling] in page

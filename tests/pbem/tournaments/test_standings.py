@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import pytest
 
+from engine.figures import figure
 from pbem.tournaments.core.standings import standings
+from pbem.tournaments.core.tiebreaks import Ledger, ordinal, verb
 
 from .logs import Log
 
@@ -136,6 +138,17 @@ def test_an_annulled_game_is_listed_in_the_arithmetic():
                              "Annulled: g1 (annulled by the director: as the rules say)")
 
 
+
+def test_a_game_after_an_annulled_one_still_counts():
+    log = Log("swiss").register("ann", "bob").start()
+    (first,) = log.pair(1, [["ann", "bob"]])
+    log.result(first, [1, 2]).director("annul", game=first)
+    (second,) = log.pair(2, [["bob", "ann"]])
+    log.result(second, [1, 2])
+    bob, ann = standings(log.tournament())
+    assert (bob.name, bob.points, bob.games, ann.points, ann.games) == ("Bob", 1, 1, 0, 1)
+
+
 def test_a_bye_adds_points_but_no_tiebreak():
     log = Log("swiss").register("ann", "bob", "cid").start()
     log.pair(1, [["ann", "bob"]], byes=[("cid", 1)])
@@ -163,6 +176,37 @@ def test_a_lower_average_rank_alone_puts_a_player_above_another():
     assert [(r.place, r.name, r.points, r.tiebreak("average-rank")) for r in rows] == [
         (1, "Ann", 2, 1), (2, "Bob", 1, 1.5), (2, "Cid", 1, 1.5), (4, "Dan", 1, 2),
         (4, "Eve", 1, 2)]
+    assert rows[2].why == "Bob and Cid share place 2: both have 1 point, Average rank 1.5"
     assert rows[3].why == ("Cid is above Dan: both have 1 point; "
                            "Average rank 1.5 against 2 (lower is better)")
     assert rows[1].lines[-1] == "Average rank = (2 + 1) / 2 = 1.5"
+
+
+@pytest.mark.parametrize(("place", "text"), [
+    (1, "1st"), (2, "2nd"), (3, "3rd"), (4, "4th"), (11, "11th"), (12, "12th"), (13, "13th"),
+    (20, "20th"), (21, "21st"), (22, "22nd"), (23, "23rd"), (101, "101st"), (111, "111th"),
+    (112, "112th"), (113, "113th"), (122, "122nd")])
+def test_places_read_as_people_write_them(place, text):
+    assert ordinal(place) == text
+
+
+def test_numbers_and_encounters_read_as_people_write_them():
+    assert [figure(v) for v in (0, 2, 10, 2.5, 7 / 6, -0.004, 0.004, 100)] == [
+        "0", "2", "10", "2.5", "1.17", "0", "0", "100"]
+    assert [verb(f, 2) for f in (1, 0.5, 0)] == ["beat", "drew", "lost to"]
+    assert [verb(f, 4) for f in (1, 0.5, 0)] == ["beat", "tied with", "behind"]
+
+
+def test_a_drawn_game_between_tied_players_is_half_a_point_of_direct_encounter():
+    log = Log("swiss", rounds=1, tiebreaks=["direct-encounter"]).register("ann", "bob").start()
+    (game,) = log.pair(1, [["ann", "bob"]])
+    log.result(game, [1, 1])
+    rows = standings(log.tournament())
+    assert [(r.place, r.name, r.points, r.tiebreak("direct-encounter")) for r in rows] == [
+        (1, "Ann", 0.5, 0.5), (1, "Bob", 0.5, 0.5)]
+
+
+def test_an_unknown_tie_break_is_named():
+    ledger = Ledger.of({"ann": "Ann"}, [], [], {"ann": 0.0})
+    with pytest.raises(ValueError, match="unknown tie-break 'coin-toss'"):
+        ledger.compute("coin-toss")
