@@ -40,6 +40,8 @@ class Settings:
     dkim_domain: str | None = None  # default: the domain of mail_from
     # Replies fetched from a mailbox: imaps://user:password@host/INBOX?processed=Processed
     imap_url: str | None = None
+    # A test instance: `pbem tick --at TIME` may act as if it were later (never where people play).
+    test_instance: bool = False
 
 
 def secret_key_from(instance: Path) -> str:
@@ -123,6 +125,7 @@ def load_settings(environ: dict[str, str] | None = None) -> Settings:
         dkim_key=Path(env["PBEM_DKIM_KEY"]) if env.get("PBEM_DKIM_KEY") else None,
         dkim_domain=env.get("PBEM_DKIM_DOMAIN") or None,
         imap_url=env.get("PBEM_IMAP_URL") or None,
+        test_instance=env.get("PBEM_TEST_INSTANCE", "").lower() in ("1", "yes", "true", "on"),
     )
 
 

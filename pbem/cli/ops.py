@@ -6,7 +6,7 @@ import os
 import threading
 import time
 from dataclasses import replace
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 
 import click
 from flask import Flask, current_app
@@ -152,17 +152,45 @@ def send_mail(loop: bool, interval: float) -> None:
         click.echo("  `pbem mail failed` lists every mail set aside", err=True)
 
 
+def moment(text: str, now: datetime) -> datetime:
+    """A time for `--at`: ISO 8601 (UTC unless it says otherwise), or +N hours or days."""
+    spoken = text.strip().lower()
+    if spoken.startswith("+") and spoken[-1:] in ("h", "d") and spoken[1:-1].isdigit():
+        amount = int(spoken[1:-1])
+        return now + (timedelta(hours=amount) if spoken.endswith("h") else timedelta(days=amount))
+    try:
+        at = datetime.fromisoformat(text.strip())
+    except ValueError:
+        raise click.BadParameter(
+            f"--at takes a time such as 2026-12-01T18:00 (UTC), or +72h or +3d, not {text!r}"
+        ) from None
+    return at if at.tzinfo else at.replace(tzinfo=UTC)
+
+
 @click.command()
 @click.option("--loop", is_flag=True, help="Keep checking every minute.")
 @click.option("--interval", default=60.0, show_default=True)
+@click.option("--at", "at", metavar="TIME",
+              help="Act as if it were TIME (ISO 8601 UTC, or +72h, +3d): reminders, timeouts, "
+                   "pairings and digests due by then happen now. Test instances only "
+                   "(PBEM_TEST_INSTANCE=1).")
 @with_appcontext
-def tick(loop: bool, interval: float) -> None:
+def tick(loop: bool, interval: float, at: str | None) -> None:
     """Send deadline reminders, then apply each game's timeout policy (run it from cron)."""
     svc = ready_services()
+    if at is not None and not svc.settings.test_instance:
+        fail(PbemError(
+            "--at makes deadlines pass early: games time out and forfeit for real, so it runs "
+            "only on a test instance (set PBEM_TEST_INSTANCE=1 there, never where people play)"
+        ))
+    if at is not None and loop:
+        fail(click.BadParameter("--at ticks once: leave out --loop"))
     while True:
         with svc.db.read() as session:
             games = deadlines.due_games(session)
-        now = datetime.now(UTC)
+        now = datetime.now(UTC) if at is None else moment(at, datetime.now(UTC))
+        if at is not None:
+            click.echo(f"acting as if it were {now:%Y-%m-%d %H:%M} UTC")
         try:
             report = deadlines.tick(svc.write, svc.ctx, games, now)
             report.errors.extend(tick_all(svc.write, svc.ctx, now))

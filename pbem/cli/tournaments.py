@@ -317,3 +317,32 @@ def replace(public_id: str, player_email: str, new_player: str, reason: str) -> 
     write(svc, work)
     click.echo(f"{public_id}: {new_player} replaces {player_email}")
 
+
+
+@tournament.command("message")
+@click.argument("public_id")
+@click.argument("subject")
+@click.option("--text", required=True, help="The message; mailed and kept on the event's page.")
+@with_appcontext
+def message_command(public_id: str, subject: str, text: str) -> None:
+    """Mail every entrant and director a message (signed by the operator)."""
+    svc = ready_services()
+    write(svc, lambda s: directing.message(s, svc.ctx, load(s, public_id, for_update=True),
+                                           games.OPERATOR, subject, text))
+    click.echo(f"{public_id}: message sent to every entrant")
+
+
+@tournament.command("add-director")
+@click.argument("public_id")
+@click.argument("director")
+@click.option("--reason", required=True)
+@click.option("--hand-over", is_flag=True, help="Make them the lead; the lead stops directing.")
+@with_appcontext
+def add_director(public_id: str, director: str, reason: str, hand_over: bool) -> None:
+    """Add a co-director (EMAIL or 'Name <EMAIL>'), or hand the event over to them."""
+    svc = ready_services()
+    email, name = player_arg(director)
+    write(svc, lambda s: directing.add_director(
+        s, svc.ctx, load(s, public_id, for_update=True), games.OPERATOR, email, name, reason,
+        hand_over=hand_over))
+    click.echo(f"{public_id}: {director} " + ("now leads it" if hand_over else "co-directs it"))

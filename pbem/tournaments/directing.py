@@ -9,6 +9,7 @@ the play layer's director actions, so the game's own log says what happened as w
 from __future__ import annotations
 
 from datetime import datetime
+from email.utils import parseaddr
 from typing import Any
 
 from sqlalchemy import exists, select
@@ -23,16 +24,27 @@ from ..models import Event, Player
 from ..play import director as games
 from ..play.act import ACTING_KINDS
 from ..play.start import player_for
-from . import service
+from . import mails, service
 from .core import formats
 from .core.plans import Plan
 from .log import Held
 from .log import load as load_tournament
 
+MAX_MESSAGE = 5000
+
 
 def may_direct(held: Held, player: Player | None) -> bool:
-    """Whether a player directs this tournament."""
-    return player is not None and held.row.director_id == player.id
+    """Whether a player directs this tournament: its lead director or a co-director."""
+    if player is None:
+        return False
+    return str(player.id) in held.state.directors or held.row.director_id == player.id
+
+
+def leads(held: Held, player: Player | None) -> bool:
+    """Whether a player is the lead director, who adds co-directors and may hand over."""
+    directors = held.state.directors
+    lead = directors[0] if directors else str(held.row.director_id)
+    return player is not None and str(player.id) == lead
 
 
 def check_director(held: Held, player: Player | None) -> games.Director:
@@ -41,6 +53,52 @@ def check_director(held: Held, player: Player | None) -> games.Director:
         raise Forbidden(f"only the director of {held.row.name} may do this")
     assert player is not None
     return games.Director.of(player)
+
+
+def add_director(session: Session, ctx: Context, held: Held, who: games.Director, email: str,
+                 name: str | None, reason: str, *, hand_over: bool = False) -> Held:
+    """Add a co-director by address, or hand the event over to them; they are told by mail."""
+    newcomer = player_for(session, email, name)
+    what = "hand-over" if hand_over else "add-director"
+    held = action(session, held, who, reason, what, player=str(newcomer.id),
+                  name=newcomer.name)
+    if hand_over:
+        held.row.director_id = newcomer.id  # the row caches the lead, for pages and summaries
+    mails.queue_directing(session, ctx, held, newcomer, who.name, reason, lead=hand_over)
+    return held
+
+
+def invite(session: Session, ctx: Context, held: Held, who: games.Director,
+           lines: str) -> list[str]:
+    """Mail a registration link to each 'Name <address>' (or address) line; the names stay."""
+    invited = []
+    inviter = session.get(Player, who.player_id) if who.player_id is not None else None
+    for line in lines.splitlines():
+        if not line.strip():
+            continue
+        name, email = parseaddr(line)
+        if "@" not in email:
+            raise Rejected(f"{line.strip()!r} is not an address: write one a line, "
+                           "as Ann Archer <ann@example.org> or ann@example.org")
+        player = player_for(session, email, name or None)
+        mails.queue_registration(session, ctx, held, player.email, inviter=inviter)
+        invited.append(player.name)
+    if not invited:
+        raise Rejected("write the addresses to invite, one a line")
+    return invited
+
+
+def message(session: Session, ctx: Context, held: Held, who: games.Director, subject: str,
+            text: str) -> Held:
+    """Mail every entrant and director a message; the event's page keeps it."""
+    body = text.strip()
+    if not body:
+        raise Rejected("write the message: it goes to every entrant")
+    if len(body) > MAX_MESSAGE:
+        raise Rejected(f"keep a message under {MAX_MESSAGE:,} characters")
+    held = action(session, held, who, subject, "message", text=body)
+    mails.queue_message(session, ctx, held, held.state.messages[-1])
+    return held
 
 
 def action(session: Session, held: Held, who: games.Director, reason: str,

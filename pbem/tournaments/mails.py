@@ -13,6 +13,7 @@ from ..mail import compose, outbox
 from ..models import Outbox, Player
 from . import reports
 from .core import formats
+from .core.model import Message
 from .log import Held
 
 
@@ -53,7 +54,9 @@ def queue_summary(session: Session, ctx: Context, held: Held, title: str, key: s
     """Mail every active entrant the standings and their games, once per key."""
     domain = outbox.domain_of(ctx.mail_from)
     ids: dict[int, str | None] = {int(e.player): e.player for e in held.state.entrants}
-    ids.setdefault(held.row.director_id, None)  # the director reads every summary too
+    ids.setdefault(held.row.director_id, None)  # the directors read every summary too
+    for director in filter(str.isdigit, held.state.directors):
+        ids.setdefault(int(director), None)
     players = [p for p in session.scalars(select(Player).where(Player.id.in_(list(ids))))
                if p.mail_pref != "none"]
     message_id = {p.id: f"<t.{held.public_id}.{key}.{p.id}@{domain}>" for p in players}
@@ -79,7 +82,8 @@ def queue_summary(session: Session, ctx: Context, held: Held, title: str, key: s
             "held": held, "title": title, "player": player, "standings": table[:20],
             "games": games, "home": home,
             "me": next((s for s in table if s.player == entrant), None),
-            "director": player.id == held.row.director_id,
+            "director": player.id == held.row.director_id
+            or str(player.id) in held.state.directors,
             "away": [reports.name_of(held.state, p) for p in last_away(held)],
         }
         text, html = compose.render("tournament_summary", **context)
@@ -94,3 +98,31 @@ def last_away(held: Held) -> tuple[str, ...]:
     """Who the latest pairing left out because they were on vacation."""
     pairings = held.state.pairings
     return pairings[-1].away if pairings else ()
+
+
+def queue_message(session: Session, ctx: Context, held: Held, message: Message) -> int:
+    """Mail a director's message to every active entrant and every director, once each."""
+    ids = {int(p) for p in held.state.active()} | {int(p) for p in held.state.directors}
+    players = [p for p in session.scalars(select(Player).where(Player.id.in_(list(ids))))
+               if p.mail_pref != "none"]
+    home = f"{ctx.base_url}/tournaments/{held.public_id}"
+    for player in sorted(players, key=lambda p: p.id):
+        text, html = compose.render("tournament_message", held=held, message=message,
+                                    player=player, home=home)
+        outbox.queue(session, ctx, purpose="message", to=player.email,
+                     subject=f"[{held.row.name}] {message.subject}", text=text, html=html,
+                     key=f"t.{held.public_id}.m{message.seq}.{player.id}")
+    return len(players)
+
+
+def queue_directing(session: Session, ctx: Context, held: Held, player: Player, by: str,
+                    reason: str, *, lead: bool) -> None:
+    """Tell a player they now direct the event (as its lead, or beside the lead)."""
+    home = f"{ctx.base_url}/tournaments/{held.public_id}"
+    text, html = compose.render("tournament_directing", held=held, player=player, by=by,
+                                reason=reason, lead=lead, home=home,
+                                dashboard=f"{home}/director")
+    role = "you now lead" if lead else "you now co-direct"
+    outbox.queue(session, ctx, purpose="directing", to=player.email,
+                 subject=f"[{held.row.name}] {role} this tournament", text=text, html=html,
+                 key=f"t.{held.public_id}.d{held.state.head}.{player.id}")

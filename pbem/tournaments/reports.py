@@ -100,6 +100,7 @@ def setting_fields() -> list[dict[str, Any]]:
         fields.append({
             "name": name, "label": first.label, "whole": first.whole, "least": first.least,
             "help": "; ".join(f"{fmt.title}: {setting.help}" for fmt, setting in users),
+            "systems": [fmt.system for fmt, _ in users],
         })
     return fields
 

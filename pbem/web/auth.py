@@ -18,6 +18,7 @@ from ..models import Player
 from ..play import players
 from ..play.start import player_for
 from ..services import services
+from ..tournaments import dashboard
 from . import listing
 from .helpers import current_player
 
@@ -139,6 +140,7 @@ def me() -> Any:
             "me.html",
             player=player,
             games=listing.rows(s, svc.signer, games_of(s, player), player),
+            tournaments=dashboard.tournaments_of(s, player),
             prefs=players.MAIL_PREFS,
             reply_answers=players.REPLY_ANSWERS,
             new_token=new_token,

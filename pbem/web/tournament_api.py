@@ -9,15 +9,22 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from .. import clock
-from ..errors import NotYet
+from ..errors import Forbidden, NotYet
 from ..models import Tournament
+from ..play.director import Director
 from ..ratings.current import entry_record
 from ..services import services
-from ..tournaments import boards, reports, service
+from ..tournaments import boards, directing, reports, service
 from ..tournaments.core import formats
 from ..tournaments.core.export import results, standings_rows
 from ..tournaments.log import Held, load
 from .api import api_player, body
+
+
+def as_director(session: Session, public_id: str) -> tuple[Held, Director]:
+    """The event, and the player the token names, who must direct it."""
+    held = load(session, public_id, for_update=True)
+    return held, directing.check_director(held, api_player(session))
 
 bp = Blueprint("tournament_api", __name__, url_prefix="/api/tournaments")
 
@@ -109,3 +116,43 @@ def board(public_id: str, number: int) -> Any:
             )
         return jsonify({"tournament": held.public_id, "round": number,
                         **boards.board_json(laid.board)})
+
+
+@bp.get("/<public_id>/messages")
+def messages(public_id: str) -> Any:
+    """The director's messages to the entrants, oldest first."""
+    with services().db.read() as session:
+        held = load(session, public_id)
+        return jsonify([{"at": m.at.isoformat(), "by": m.by, "subject": m.subject,
+                         "text": m.text} for m in held.state.messages])
+
+
+@bp.post("/<public_id>/messages")
+def send_message(public_id: str) -> Any:
+    """A director mails every entrant: {subject, text}."""
+    svc, data = services(), body()
+
+    def work(session: Session) -> dict[str, Any]:
+        held, who = as_director(session, public_id)
+        held = directing.message(session, svc.ctx, held, who, str(data.get("subject") or ""),
+                                 str(data.get("text") or ""))
+        return {"messages": len(held.state.messages)}
+
+    return jsonify(svc.write(work)), 201
+
+
+@bp.post("/<public_id>/directors")
+def add_director(public_id: str) -> Any:
+    """The lead director adds a co-director, or hands over: {email, name, reason, hand_over}."""
+    svc, data = services(), body()
+
+    def work(session: Session) -> dict[str, Any]:
+        held, who = as_director(session, public_id)
+        if not directing.leads(held, api_player(session)):
+            raise Forbidden(f"only the lead director of {held.row.name} adds directors")
+        held = directing.add_director(session, svc.ctx, held, who, str(data.get("email") or ""),
+                                      data.get("name") or None, str(data.get("reason") or ""),
+                                      hand_over=data.get("hand_over") is True)
+        return {"directors": list(held.state.directors)}
+
+    return jsonify(svc.write(work)), 201

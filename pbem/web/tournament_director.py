@@ -1,4 +1,4 @@
-"""A tournament's director page: start, preview and pair, and act on players and games."""
+"""A tournament's director page: the event at a glance, each action next to what it acts on."""
 
 from __future__ import annotations
 
@@ -9,16 +9,23 @@ from flask import Blueprint, render_template, request, url_for
 from sqlalchemy.orm import Session
 
 from .. import clock
-from ..bounds import number, whole
-from ..errors import Rejected
+from ..bounds import MAX_SEATS, number, whole
+from ..errors import Forbidden, Rejected
 from ..play.director import MAX_EXTENSION_HOURS, Director
 from ..services import services
-from ..tournaments import directing, reports, service
+from ..tournaments import dashboard, directing, service
 from ..tournaments.log import Held, load
 from .helpers import current_player, submitted
 
 bp = Blueprint("tournament_director", __name__, url_prefix="/tournaments")
 BYE_POINTS = (-1000.0, 1000.0)  # game points run into the hundreds; a win scores 1
+# What cannot be taken back asks for a ticked box, on the page and here.
+CONFIRMED = {
+    "withdraw": "withdraw a player", "disqualify": "disqualify a player",
+    "replace": "replace a player", "undo": "take back a pairing", "annul": "annul a game",
+    "adjudicate": "adjudicate a game", "hand-over": "hand the event over",
+}
+
 
 
 def as_director(session: Session, public_id: str, *, for_update: bool = False
@@ -50,6 +57,19 @@ def act(session: Session, public_id: str, form: Any) -> str:
                                      number(form.get("points"), "points", *BYE_POINTS), reason),
         "undo": lambda: directing.undo(session, svc.ctx, held, who, game, reason),
         "annul": lambda: directing.annul(session, held, who, game, reason),
+        "adjudicate": lambda: directing.adjudicate(
+            session, svc.ctx, held, who, game,
+            [whole(r, "a place", 1, MAX_SEATS) for r in form.getlist("rank")], None, reason),
+        "invite": lambda: directing.invite(session, svc.ctx, held, who,
+                                           form.get("addresses", "")),
+        "message": lambda: directing.message(session, svc.ctx, held, who, form.get("subject", ""),
+                                             form.get("text", "")),
+        "add-director": lambda: lead_only(held, session) and directing.add_director(
+            session, svc.ctx, held, who, form.get("email", ""), form.get("name") or None,
+            reason),
+        "hand-over": lambda: lead_only(held, session) and directing.add_director(
+            session, svc.ctx, held, who, form.get("email", ""), form.get("name") or None,
+            reason, hand_over=True),
         "close_entries": lambda: directing.close_entries(session, held, who, reason),
         "extend": lambda: directing.extend(session, svc.ctx, held, who,
                                            whole(form.get("hours"), "hours", 1,
@@ -58,24 +78,38 @@ def act(session: Session, public_id: str, form: Any) -> str:
     what = form.get("action", "")
     if what not in actions:
         raise Rejected(f"unknown action {what!r}")
-    actions[what]()
-    return f"Done: {what}."
+    if what in CONFIRMED and form.get("confirm") != "yes":
+        raise Rejected(f"tick the box to confirm that you {CONFIRMED[what]}")
+    done = actions[what]()
+    if what == "invite":
+        return f"Registration links mailed to {', '.join(done)}."
+    if what == "message":
+        return "Your message is mailed to every entrant and kept on the event's page."
+    if what == "hand-over":
+        return f"{held.row.name} is handed over: you no longer direct it."
+    return f"Done: {what.replace('-', ' ')}."
+
+
+def lead_only(held: Held, session: Session) -> bool:
+    """Go on only for the lead director: a co-director may not add directors or hand over."""
+    if not directing.leads(held, current_player(session)):
+        raise Forbidden(f"only the lead director of {held.row.name} adds directors or hands over")
+    return True
 
 
 @bp.route("/<public_id>/director", methods=["GET", "POST"])
 def page(public_id: str) -> Any:
-    """The director's forms (GET), or one action (POST) and back to the page."""
+    """The director's dashboard (GET), or one action (POST) and back to the page."""
+    back = "tournaments.home" if request.form.get("action") == "hand-over" else \
+        "tournament_director.page"
     done, error = submitted(lambda s: act(s, public_id, request.form),
-                            url_for("tournament_director.page", public_id=public_id))
+                            url_for(back, public_id=public_id))
     if done is not None:
         return done
     with services().db.read() as session:
         held, _ = as_director(session, public_id)
-        now = clock.utcnow()
-        plan = directing.preview(session, held, now)
         return render_template(
             "tournaments/director.html", held=held, t=held.state, error=error,
-            preview=reports.plan_lines(held, plan) if plan else None,
-            why=None if plan else directing.why_nothing_is_due(held, now),
-            names={e.player: e.name for e in held.state.entrants},
+            lead=directing.leads(held, current_player(session)),
+            d=dashboard.build(session, held, clock.utcnow()),
         ), (422 if error else 200)

@@ -26,6 +26,8 @@ from ..tournaments.core.config import (
     DEFAULT_DEADLINE_HOURS,
     RATED_GAMES,
     RATINGS,
+    TABLE_TIEBREAKS,
+    TWO_PLAYER_TIEBREAKS,
 )
 from ..tournaments.core.contract import Setting
 from ..tournaments.core.model import Table, Undone
@@ -63,11 +65,24 @@ def setting_from(form: Any, setting: Setting) -> int | float | None:
     return number(text, words, setting.least, setting.most)
 
 
+def tiebreaks_from(form: Any) -> list[str] | None:
+    """The tie-breaks chosen, in order (None: the usual order); each may be chosen once."""
+    chosen = [name for name in form.getlist("tiebreak") if name]
+    if len(set(chosen)) != len(chosen):
+        twice = next(n for n in chosen if chosen.count(n) > 1)
+        raise Rejected(f"{TITLES.get(twice, twice)} is chosen twice as a tie-break")
+    return chosen or None
+
+
 def fields_from(form: Any) -> dict[str, Any]:
-    """The new-tournament form as the service's fields, each number within its limits."""
+    """The new-tournament form as the service's fields, each number within its limits.
+
+    Settings of formats other than the chosen one are hidden on the form and left out here.
+    """
     text = form.get("deadline_hours", "").strip()
     low, high = DEADLINE_HOURS
     hours = whole(text, "hours per decision", int(low), int(high)) if text else None
+    system = form.get("system", "")
     return {
         "name": form.get("name", ""),
         "system": form.get("system", ""),
@@ -75,11 +90,15 @@ def fields_from(form: Any) -> dict[str, Any]:
         "preset": form.get("preset") or None,
         "table_sizes": [whole(n, "a table size", 2, MAX_SEATS)
                         for n in form.getlist("table_sizes")] or None,
-        **{name: setting_from(form, users[0][1]) for name, users in formats.declared().items()},
+        **{name: setting_from(form, users[0][1]) for name, users in formats.declared().items()
+           if system not in {f.system for f in formats.formats()}
+           or any(f.system == system for f, _ in users)},
+        "tiebreaks": tiebreaks_from(form),
         "deadline_hours": DEFAULT_DEADLINE_HOURS if hours is None else hours,
         "timeout_policy": form.get("timeout_policy", "forfeit"),
         "rated": form.get("rated") == "on",
-        "duplicate": form.get("duplicate") == "on" or None,
+        "duplicate": (form.get("duplicate") == "on" and not any(
+            f.system == system and not f.allows_duplicate for f in formats.formats())) or None,
         **entry_fields(form),
     }
 
@@ -134,6 +153,10 @@ def new() -> Any:
     kinds = [(k, engine.rules_for(k)) for k in engine.GAMES]
     return render_template("tournaments/new.html", kinds=kinds, form=request.form,
                            formats=formats.formats(), settings=reports.setting_fields(),
+                           tiebreaks=list(TITLES.items()),
+                           usual="for two players " + ", ".join(
+                               TITLES[n] for n in TWO_PLAYER_TIEBREAKS)
+                           + "; for tables " + ", ".join(TITLES[n] for n in TABLE_TIEBREAKS),
                            error=error), (422 if error else 200)
 
 

@@ -1,5 +1,5 @@
 """Fold the director's actions: forbid, bye, disqualify, undo, annul, adjudicate, extend,
-close entries."""
+co-directors, messages and close entries."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from dataclasses import replace
 
 from .draft import Draft
 from .errors import IllegalEvent, InvalidEvent, listed, number, text, utc
-from .model import DISQUALIFIED, Bye, Event, Leaving, Result, Undone
+from .model import DISQUALIFIED, Bye, Event, Leaving, Message, Result, Undone
 from .tables import read_ranks
 
 
@@ -101,6 +101,40 @@ def extend(d: Draft, e: Event, where: str) -> None:
         d.tables[game] = replace(table, extra_hours=table.extra_hours + hours)
 
 
+def check_lead(d: Draft, e: Event, where: str) -> str:
+    """The player named, when the lead director (or the operator) acts; IllegalEvent if not."""
+    by = e.payload.get("by_player")
+    if by is not None and str(by) != d.directors[0]:
+        raise IllegalEvent(f"{where}: only the lead director adds directors or hands over")
+    text(e.payload, "name", where)
+    return text(e.payload, "player", where)
+
+
+def add_director(d: Draft, e: Event, where: str) -> None:
+    """Add a co-director: they may do everything the lead does but add or hand over."""
+    player = check_lead(d, e, where)
+    if player in d.directors:
+        raise IllegalEvent(f"{where}: {player!r} already directs this tournament")
+    d.directors.append(player)
+
+
+def hand_over(d: Draft, e: Event, where: str) -> None:
+    """Make another player the lead director; the one handing over stops directing."""
+    player = check_lead(d, e, where)
+    if player == d.directors[0]:
+        raise IllegalEvent(f"{where}: {player!r} already leads this tournament")
+    d.directors = [player, *(p for p in d.directors[1:] if p != player)]
+
+
+def message(d: Draft, e: Event, where: str) -> None:
+    """Keep a director's message to every entrant."""
+    body = text(e.payload, "text", where)
+    if not body.strip():
+        raise InvalidEvent(f"{where}: a message needs a text")
+    d.messages.append(Message(e.seq, utc(e.at), text(e.payload, "by", where),
+                              text(e.payload, "reason", where), body))
+
+
 def close_entries(d: Draft, e: Event, where: str) -> None:
     """Take no more entries, late ones included."""
     if d.entries_closed is not None:
@@ -109,6 +143,9 @@ def close_entries(d: Draft, e: Event, where: str) -> None:
 
 
 ACTIONS: dict[str, Callable[[Draft, Event, str], None]] = {
+    "add-director": add_director,
+    "hand-over": hand_over,
+    "message": message,
     "forbid": forbid,
     "bye": bye,
     "disqualify": disqualify,

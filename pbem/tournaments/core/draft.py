@@ -8,7 +8,7 @@ from datetime import datetime
 from typing import Any
 
 from .errors import IllegalEvent, InvalidEvent, text
-from .model import ACTIVE, Bye, Config, Entrant, Pairing, Table, Tournament, Undone
+from .model import ACTIVE, Bye, Config, Entrant, Message, Pairing, Table, Tournament, Undone
 
 
 @dataclass
@@ -33,6 +33,8 @@ class Draft:
     closed_at: datetime | None = None
     standings_hash: str | None = None
     head: int = -1
+    directors: list[str] = field(default_factory=list)
+    messages: list[Message] = field(default_factory=list)
     entries_closed: datetime | None = None
 
     def freeze(self) -> Tournament:
@@ -54,6 +56,8 @@ class Draft:
             entries_closed=self.entries_closed,
             former=tuple((old, new, seq) for old, (new, seq) in self.former.items()),
             undone=tuple(self.undone),
+            directors=tuple(self.directors),
+            messages=tuple(self.messages),
         )
 
     @classmethod
@@ -78,6 +82,8 @@ class Draft:
             standings_hash=t.standings_hash,
             head=t.head,
             undone=list(t.undone),
+            directors=list(t.directors),
+            messages=list(t.messages),
             entries_closed=t.entries_closed,
         )
 

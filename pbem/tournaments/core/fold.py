@@ -45,6 +45,7 @@ def on_create(d: Draft, e: Event, where: str) -> None:
     """Set the format up."""
     d.config = parse_config(e.payload, where)
     d.created_at = utc(e.at)
+    d.directors = [d.config.director]
 
 
 def on_register(d: Draft, e: Event, where: str) -> None:

@@ -29,6 +29,9 @@ the server stores and exports them (times are ISO 8601 UTC, players are id strin
 - `director` {by, reason, action, ...}: "forbid" {players: [a, b]}, "bye" {player,
   round, points}, "disqualify" {player}, "undo" {game} (an unplayed pairing), "annul"
   {game}, "adjudicate" {game, ranks, scores}, "extend" {hours, and game or round},
+  "add-director" {player, name}: a co-director, added by the lead director;
+  "hand-over" {player, name}: the lead passes the event on and stops directing it;
+  "message" {text}: a message to every entrant, its subject in `reason`,
   "close_entries" {} (no more entries, late ones included).
 - `close` {standings: sha256 hex of the canonical JSON of the export's standings}.
 """
@@ -216,6 +219,17 @@ class Pairing:
 
 
 @dataclass(frozen=True)
+class Message:
+    """A director's message to every entrant, kept on the event's page."""
+
+    seq: int
+    at: datetime
+    by: str
+    subject: str
+    text: str
+
+
+@dataclass(frozen=True)
 class Tournament:
     """The state of a tournament after folding its log."""
 
@@ -233,6 +247,8 @@ class Tournament:
     # Players replaced: (who left, who took the place, at which seq), in the log's order.
     former: tuple[tuple[str, str, int], ...] = ()
     undone: tuple[Undone, ...] = ()
+    directors: tuple[str, ...] = ()  # player ids: the lead director first, then co-directors
+    messages: tuple[Message, ...] = ()
     entries_closed: datetime | None = None  # when the director closed the entries
 
     @property

@@ -171,7 +171,7 @@ def test_a_withdrawal_is_mailed_as_a_withdrawal_never_as_a_resignation(app, clie
     opponent = next(p for p in table.seats if p != leaver)
     sign_in(app, client, DIRECTOR)
 
-    done = post(client, f"/tournaments/{public_id}/director", action="withdraw",
+    done = post(client, f"/tournaments/{public_id}/director", action="withdraw", confirm="yes",
                 player=leaver, reason="moving house")
 
     assert done.status_code == 303
@@ -232,7 +232,8 @@ def test_an_undone_pairing_stays_on_record_with_its_extension_and_is_not_paired_
     director = f"/tournaments/{public_id}/director"
 
     post(client, director, action="extend", game=first.game, hours="24", reason="a holiday")
-    done = post(client, director, action="undo", game=first.game, reason="paired by mistake")
+    done = post(client, director, action="undo", confirm="yes", game=first.game,
+                reason="paired by mistake")
 
     assert done.status_code == 303
     state = held_now(app, public_id).state
@@ -263,7 +264,7 @@ def test_a_disqualified_player_is_told_why_and_their_opponent_reads_who_did_it(a
     opponent = next(p for p in table.seats if p != cheat)
     sign_in(app, client, DIRECTOR)
 
-    done = post(client, f"/tournaments/{public_id}/director", action="disqualify",
+    done = post(client, f"/tournaments/{public_id}/director", action="disqualify", confirm="yes",
                 player=cheat, reason="two accounts")
 
     assert done.status_code == 303
@@ -281,8 +282,8 @@ def test_the_withdrawal_notice_arrives_over_smtp_saying_who_and_why(smtp_app, sm
     public_id, ids = new_event(app, rounds=2)
     sign_in(app, client, DIRECTOR)
 
-    post(client, f"/tournaments/{public_id}/director", action="withdraw", player=ids[2],
-         reason="a new job")
+    post(client, f"/tournaments/{public_id}/director", action="withdraw", confirm="yes",
+         player=ids[2], reason="a new job")
     svc = svc_of(app)
     hop = transport.SmtpTransport(smtp_sink.url, timeout=5)
     mailer.deliver_due(svc.db, hop, svc.settings.mail_from, now=lambda: datetime.now(UTC))
