@@ -7,7 +7,7 @@ from typing import NamedTuple
 
 from .geometry import BOARD, DESTROYED, DOG, RESERVE, UP
 from .notation import designator, format_move
-from .position import Masks, Pos, push_distance
+from .position import Masks, Pos
 from .resolution import Choice, Resolution
 from .state import MarsState, piece_alive, to_pos
 
@@ -216,13 +216,6 @@ def finals(res: Resolution, done: bool | None) -> Iterator[Resolution]:
 
 def enables(res: Resolution, done: bool | None, seat: int, die: int, winner: int | None) -> bool:
     """Whether a first move leaves the other die usable in some resolution (or wins)."""
-    if done is False and spared(res, seat):
-        return True
-    return explores(res, done, seat, die, winner)
-
-
-def explores(res: Resolution, done: bool | None, seat: int, die: int, winner: int | None) -> bool:
-    """enables() by playing the chain out: each final resolution, first choices first."""
     for final in finals(res, done):
         if final.over or (winner is None and final.winner == seat):
             return True
@@ -232,126 +225,6 @@ def explores(res: Resolution, done: bool | None, seat: int, die: int, winner: in
         if usable(final.pos, seat, die):
             return True
     return False
-
-
-def _balls() -> tuple[tuple[int, ...], ...]:
-    """BALLS[r][square]: the squares within r orthogonal steps of a square, itself excluded."""
-    table = []
-    for r in range(5):
-        row = []
-        for square in range(64):
-            mask = 0
-            for other in range(64):
-                far = abs(other // 8 - square // 8) + abs(other % 8 - square % 8)
-                if 0 < far <= r:
-                    mask |= 1 << other
-            row.append(mask)
-        table.append(tuple(row))
-    return tuple(table)
-
-
-BALLS = _balls()
-
-
-def spared(res: Resolution, seat: int) -> bool:
-    """Whether every way a paused chain can end leaves the seat a piece that may rest.
-
-    A piece that may rest where it stands (on the board, off its size's gate, with no enemy
-    and no Dog on its square) can spend any die turning in place, so moves.usable holds for
-    any die. If that is so in every final position, enables() answers True at the first
-    final it explores; this answer, which replays no push, is then the same. The argument:
-
-    1. No Dog is on the board and none can be released (no Mad Dog phase, or its winner is
-       known): nothing is attacked, reduced or destroyed. A piece moves only when it is
-       pushed, and it is pushed only while an arrival on its square is processed, by an
-       arriving piece of another colour. It lands at most `far` steps away (the longest
-       push distance the formula gives), never where it was pushed from, and its landing
-       is queued as an arrival there.
-    2. So an over-estimate of where each colour may still arrive is a fixpoint. It starts
-       from the queued arrivals after the paused one and from the paused decision's
-       pushes: the enemies on its square, each within its push distance (the paused
-       arrival itself pushes nothing more; its square pushes again only if something
-       arrives there later). On a square where some colour may arrive, each other colour
-       that may be there (pieces there now, or arrivals) may be pushed onto any square
-       within `far` of it. By induction on the chain's events, every arrival
-       of every final's chain is of a colour this estimate allows on that square.
-    3. A piece of the seat that may rest now, on a square where no other colour may arrive,
-       is never pushed, never grows (only an arrival grows, and it is not queued) and
-       never gets an enemy beside it: it may rest in every final position.
-    """
-    pos = res.pos
-    params = pos.params
-    queue = res.queue
-    if (
-        pos.dog_square >= 0
-        or (params.dog_phase and res.winner is None)
-        or res.stage != 1
-        or not queue
-    ):
-        return False
-    pusher, here = queue[0]
-    if pusher == DOG or pos.status[pusher] != BOARD or pos.square[pusher] != here:
-        return False
-    status, square, owner, size = pos.status, pos.square, pos.owner, pos.size
-    seats = pos.seats
-    present = [0] * seats  # per colour, the squares it stands on now
-    for s, q, o in zip(status, square, owner, strict=True):
-        if s == BOARD:
-            present[o] |= 1 << q
-    queued = {piece for piece, _ in queue}
-    gates = params.gates
-    rests = 0  # the squares of the seat's pieces that may rest now (and are not arrivals)
-    others = 0
-    for k in range(seats):
-        if k != seat:
-            others |= present[k]
-    for i, (s, q, o) in enumerate(zip(status, square, owner, strict=True)):
-        if s == BOARD and o == seat and i not in queued:
-            if not (gates[size[i]] | others) & (1 << q):
-                rests |= 1 << q
-    if not rests:
-        return False
-    arrive = [0] * seats  # per colour, the squares it may still arrive on
-    for piece, end in queue[1:]:
-        if piece == DOG:
-            return False
-        arrive[owner[piece]] |= 1 << end
-    occupants = pos.enemies_at(here, owner[pusher])
-    reach = max((pos.distance(pusher, o) for o in occupants), default=0)
-    for o in occupants:
-        arrive[owner[o]] |= BALLS[reach][here]
-    far = push_distance(params, 3, True, 1, False)
-    enemies = 0
-    for k in range(seats):
-        if k != seat:
-            enemies |= arrive[k]
-    if not rests & ~enemies:
-        return False
-    # Colour k may be pushed from a square where it may be (now, or arriving) and another
-    # colour may arrive: spread it from each such square once, until nothing changes.
-    spread = [0] * seats
-    changed = True
-    while changed:
-        changed = False
-        for k in range(seats):
-            others = 0
-            for j in range(seats):
-                if j != k:
-                    others |= arrive[j]
-            sites = others & (present[k] | arrive[k]) & ~spread[k]
-            while sites:
-                bit = sites & -sites
-                sites ^= bit
-                spread[k] |= bit
-                added = BALLS[far][bit.bit_length() - 1] & ~arrive[k]
-                if added:
-                    arrive[k] |= added
-                    changed = True
-                    if k != seat:
-                        enemies |= added
-                        if not rests & ~enemies:
-                            return False
-    return True
 
 
 def enables_fast(state: MarsState, pos: Pos, cand: Candidate, seat: int, die: int) -> bool:
