@@ -12,6 +12,8 @@ import json
 import math
 import re
 
+from engine import figures
+
 from .errors import Rejected
 
 MAX_SEATS = 8  # the most seats any game has (Martian Dice)
@@ -28,8 +30,8 @@ def refused(must: str, low: float, high: float, value: object) -> Rejected:
 
 
 def figure(value: float) -> str:
-    """A limit as people write it: 2,160 and 0.5."""
-    return f"{int(value):,}" if float(value).is_integer() else str(value)
+    """A limit as people write it: 2,160 and 0.5 (as every page and mail writes numbers)."""
+    return figures.figure(value)
 
 
 def shown(value: object) -> str:

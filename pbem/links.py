@@ -157,15 +157,19 @@ class Signer:
         """The player an unsubscribe token is for."""
         return int(self._load(UNSUBSCRIBE_SALT, token, 10 * 365 * 86400, "unsubscribe link"))
 
-    def register_token(self, tournament: str, email: str) -> str:
-        """A token that enters an address in a tournament (valid for a week)."""
-        return str(self._serializer(REGISTER_SALT).dumps([tournament, email]))
+    def register_token(self, tournament: str, email: str, by: str | None = None) -> str:
+        """A token that enters an address in a tournament (valid for a week); `by` names
+        the director (or operator) who invited them, which a private event needs."""
+        data = [tournament, email] if by is None else [tournament, email, by]
+        return str(self._serializer(REGISTER_SALT).dumps(data))
 
-    def read_register_token(self, token: str) -> tuple[str, str]:
-        """The tournament and address a registration token is for."""
+    def read_register_token(self, token: str) -> tuple[str, str, str | None]:
+        """The tournament and address a registration token is for, and who invited them."""
         data = self._load(REGISTER_SALT, token, REGISTER_MAX_AGE, "registration link")
         try:
-            tournament, email = data
-            return str(tournament), str(email)
+            tournament, email, *by = data
+            if len(by) > 1:
+                raise ValueError("too many fields")
+            return str(tournament), str(email), str(by[0]) if by else None
         except (TypeError, ValueError) as e:
             raise BadLink("this registration link is not valid: its content is malformed") from e

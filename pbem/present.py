@@ -9,17 +9,21 @@ from typing import Any
 import engine
 
 from .log import store
-from .log.games import Ruling
+from .log.games import Loaded, Ruling
 
 LEGAL_LISTED = 12  # a turn mail lists the legal actions when there are at most this many
 
 
 def position(
-    rules: engine.Rules[Any], state: Any, seat: int | None, ruling: Ruling | None = None
+    rules: engine.Rules[Any], state: Any, seat: int | None, ruling: Ruling | None = None,
+    ending: str | None = None, gone: dict[int, str] | None = None,
 ) -> dict[str, Any]:
     """Everything a page or mail shows about a position, for one viewer.
 
-    A director's ruling (an adjudication or an abort) ends the game whatever the rules say.
+    A director's ruling (an adjudication or an abort) ends the game whatever the rules say;
+    an `ending` (a timeout, a withdrawal) says how it ended where the rules' words would not,
+    and `gone` how each seat that left it left ("timed out", "withdrawn"), which the rules
+    call resigned.
     """
     pending = rules.pending(state)
     if ruling is not None:
@@ -31,7 +35,7 @@ def position(
     awaited_text = engine.awaited_text(rules, state, pending)
     ended = ruling is not None or outcome is not None
     if ruling is not None:
-        awaited_text = ruling.text
+        awaited_text = ruling_text(rules, state, ruling)
     return {
         "kind": rules.kind,
         "title": rules.title,
@@ -45,10 +49,17 @@ def position(
         "legal": list(legal),
         "choices": choices,
         "finished": ended,
-        "ended": (ruling.text if ruling else outcome.reason if outcome else None),
+        "ended": (awaited_text if ruling else ending or outcome.reason if outcome else None),
         "outcome": outcome.to_json() if outcome else None,
         "winners": [rules.seat_name(state, s) for s in outcome.winners] if outcome else [],
+        "gone": dict(gone or {}),
     }
+
+
+def of_game(loaded: Loaded, seat: int | None) -> dict[str, Any]:
+    """A loaded game's position for one viewer, with its ruling and how seats left it."""
+    return position(loaded.rules, loaded.state, seat, loaded.ruling, loaded.ending,
+                    loaded.gone)
 
 
 def options_played(rules: engine.Rules[Any], options: dict[str, Any]) -> list[dict[str, Any]]:
@@ -221,6 +232,8 @@ def sentence(
     if entry.kind == "move":
         # Shown only once revealed (or never secret): the actor's own full sentence.
         return rules.describe(state, engine.Played(seat, payload["action"]), seat)
+    if entry.kind == "resign" and payload.get("withdrawn"):
+        return f"{name} leaves the event ({payload.get('by')}: {payload.get('reason')})"
     if entry.kind == "resign":
         return f"{name} resigns"
     if entry.kind == "timeout":
@@ -231,6 +244,23 @@ def sentence(
     if entry.kind == "reveal":
         return f"Dice seed revealed: {payload['seed'][:12]}…"
     return director_sentence(rules, state, entry)
+
+
+def ruling_text(rules: engine.Rules[Any], state: Any, ruling: Ruling) -> str:
+    """A ruling in words, the result first: "South won, adjudicated by Dee: a lost position"."""
+    outcome = ruling.outcome
+    if outcome is None:
+        return ruling.text
+    names = [rules.seat_name(state, s) for s in range(len(outcome.ranks))]
+    winners = [names[s] for s in outcome.winners]
+    if len(winners) == len(names):
+        result = "a draw" if len(names) == 2 else "all share first place"
+    else:
+        result = f"{' and '.join(winners)} {'won' if len(winners) == 1 else 'shared the win'}"
+        if len(names) > 2:
+            result += " (" + ", ".join(f"{names[s]} {ordinal(rank)}"
+                                       for s, rank in enumerate(outcome.ranks)) + ")"
+    return f"{result}, adjudicated by {ruling.by}: {ruling.reason}"
 
 
 def director_sentence(rules: engine.Rules[Any], state: Any, entry: store.LogEntry) -> str:

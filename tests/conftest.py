@@ -34,6 +34,17 @@ hypothesis.settings.register_profile("ci", derandomize=True, deadline=None, data
 hypothesis.settings.register_profile("dev", deadline=None)
 hypothesis.settings.load_profile("ci" if IN_CI else "dev")
 
+# Every test fails with its name once it runs past pyproject's `timeout` (300 s); a test of
+# the slow set (`-m slow`) may take longer: the longest recorded Mad Dog game is some minutes.
+SLOW_TIMEOUT = 1800
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Give the slow set its own time limit, unless a test names one."""
+    for item in items:
+        if item.get_closest_marker("slow") and not item.get_closest_marker("timeout"):
+            item.add_marker(pytest.mark.timeout(SLOW_TIMEOUT))
+
 
 @functools.cache
 def sized_columns(cls: type) -> tuple[tuple[str, int], ...]:

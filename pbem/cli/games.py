@@ -105,7 +105,7 @@ def show(game: str) -> None:
             loaded = load(session, game)
         except PbemError as e:
             fail(e)
-        pos = present.position(loaded.rules, loaded.state, None, loaded.ruling)
+        pos = present.of_game(loaded, None)
         board = templates.get_template(f"games/{loaded.game.kind}/board.txt").render(
             view=pos["view"], pos=pos
         )

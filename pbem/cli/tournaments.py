@@ -13,10 +13,10 @@ from sqlalchemy import select
 
 from .. import clock
 from ..errors import PbemError
-from ..models import Tournament
+from ..models import Player, Tournament
 from ..play import director as games
 from ..play.start import player_for
-from ..ratings.current import rating_of
+from ..ratings.current import entry_record
 from ..services import Services
 from ..tournaments import directing, exports, mails, reports, service, simulate
 from ..tournaments.log import Held, load
@@ -54,12 +54,14 @@ tournament.add_command(formats_command)
 @click.option("--system", required=True, callback=known_system,
               help="The format: see `pbem tournament formats`.")
 @click.option("--kind", required=True, help="The game, e.g. martian-dice.")
-@click.option("--director", "director_email", required=True, help="The director's address.")
+@click.option("--director", "director_email", required=True,
+              help="The director: EMAIL or 'Name <EMAIL>'.")
 @click.option("--preset")
 @click.option("--option", "options", multiple=True, help="A game option, KEY=VALUE.")
 @click.option("--tables", help="Seats per table, e.g. 2, or 4,5 (default: 2 if allowed).")
 @with_settings
-@click.option("--deadline-hours", type=float, default=72.0, show_default=True)
+@click.option("--deadline-hours", type=float, default=72.0, show_default=True,
+              help="Hours for each decision: a whole number from 1 to 2,160.")
 @click.option("--timeout-policy", type=click.Choice(["bot", "forfeit"]), default="forfeit",
               show_default=True)
 @click.option("--scoring", type=click.Choice(["places", "game-points"]))
@@ -67,6 +69,20 @@ tournament.add_command(formats_command)
 @click.option("--unrated", is_flag=True)
 @click.option("--duplicate", is_flag=True,
               help="Every table of a round rolls the same dice (dice games; see the board pages).")
+@click.option("--description", help="Notes for the entrants, shown on the event's page.")
+@click.option("--max-players", type=int, help="The most players the event takes.")
+@click.option("--entries-close", "registration_closes", metavar="TIME",
+              help="No entries after this time (YYYY-MM-DD HH:MM, UTC); a rolling or "
+                   "late-entry event takes entries after its start until then.")
+@click.option("--starts-at", metavar="TIME",
+              help="The event starts by itself at this time (YYYY-MM-DD HH:MM, UTC), at the "
+                   "next `pbem tick`, once enough players have entered.")
+@click.option("--private", is_flag=True,
+              help="Entry by the director's invitation only (`register --mail` invites).")
+@click.option("--rating-min", type=float, help="Entrants' rating in the game, at least.")
+@click.option("--rating-max", type=float, help="Entrants' rating in the game, at most.")
+@click.option("--min-rated-games", type=int,
+              help="Rated games of the game an entrant must have played.")
 @with_appcontext
 def create(name: str, system: str, kind: str, director_email: str, preset: str | None,
            options: tuple[str, ...], tables: str | None, tiebreaks: tuple[str, ...],
@@ -74,6 +90,7 @@ def create(name: str, system: str, kind: str, director_email: str, preset: str |
     """Create a tournament; prints its id and URL."""
     svc = ready_services()
     settings["duplicate"] = settings["duplicate"] or None
+    settings["private"] = settings["private"] or None
     fields: dict[str, Any] = {
         "name": name, "system": system, "kind": kind, "preset": preset,
         "options": dict(item.partition("=")[::2] for item in options),
@@ -86,7 +103,8 @@ def create(name: str, system: str, kind: str, director_email: str, preset: str |
             fields["table_sizes"] = [int(n) for n in tables.split(",")]
         except ValueError:
             fail(click.BadParameter(f"--tables takes seat counts such as 4,5, not {tables!r}"))
-    held = write(svc, lambda s: service.create(s, player_for(s, director_email), fields))
+    email, director = player_arg(director_email)
+    held = write(svc, lambda s: service.create(s, player_for(s, email, director), fields))
     click.echo(held.public_id)
     click.echo(f"{svc.settings.base_url}/tournaments/{held.public_id}")
 
@@ -118,11 +136,17 @@ def register(public_id: str, emails: tuple[str, ...], by_mail: bool) -> None:
         for text in emails:
             email, name = player_arg(text)
             if by_mail:
-                mails.queue_registration(session, svc.ctx, held, email)
+                # The player is known by the name given from now on: the link enters them by it.
+                invited = player_for(session, email, name)
+                # the command line speaks for the event's director
+                director = session.get(Player, held.row.director_id)
+                mails.queue_registration(session, svc.ctx, held, invited.email,
+                                         inviter=director)
             else:
                 player = player_for(session, email, name)
-                rating = rating_of(session, player.id, held.row.kind)
-                held = service.register(session, held, player, rating)
+                record = entry_record(session, player.id, held.row.kind)
+                held = service.register(session, held, player, *record, by=games.OPERATOR.name,
+                                        ctx=svc.ctx)
         return len(emails)
 
     count = write(svc, work)
@@ -242,6 +266,18 @@ def simulate_command(system: str, kind: str, players: int, tables: str | None,
         click.echo(line)
 
 
+@tournament.command("close-entries")
+@click.argument("public_id")
+@click.option("--reason", required=True)
+@with_appcontext
+def close_entries(public_id: str, reason: str) -> None:
+    """Take no more entries (a rolling or late-entry event takes them after its start)."""
+    svc = ready_services()
+    write(svc, lambda s: directing.close_entries(s, load(s, public_id, for_update=True),
+                                                 games.OPERATOR, reason))
+    click.echo(f"{public_id}: entries closed")
+
+
 @tournament.command()
 @click.argument("public_id")
 @click.argument("player_email")
@@ -254,7 +290,8 @@ def withdraw(public_id: str, player_email: str, reason: str) -> None:
     def work(session: Any) -> Held:
         held = load(session, public_id, for_update=True)
         player = player_for(session, player_email)
-        return directing.withdraw(session, svc.ctx, held, str(player.id), reason)
+        return directing.withdraw(session, svc.ctx, held, str(player.id), reason,
+                                  games.OPERATOR)
 
     write(svc, work)
     click.echo(f"{public_id}: {player_email} withdrawn")

@@ -13,6 +13,8 @@ from dataclasses import dataclass
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+from engine.figures import counted
+
 from .. import present
 from ..errors import PbemError
 from ..log.games import games_of, load
@@ -20,8 +22,6 @@ from ..mail.compose import templates
 from ..mail.inbound import QUOTE_INTRO
 from ..models import Player
 from ..tournaments import log as tournament_log
-from ..tournaments.core.standings import standings
-from ..tournaments.core.tiebreaks import fmt
 
 MAX_COMMANDS = 20  # lines read from one mail; the rest are counted and said to be ignored
 MAX_LINE = 200
@@ -122,7 +122,7 @@ def game_status(session: Session, player: Player, public_id: str) -> str:
     """A game's position as text, and whom it waits for."""
     loaded = load(session, public_id)
     seats = [s.seat for s in loaded.game.seats if s.player_id == player.id]
-    pos = present.position(loaded.rules, loaded.state, seats[0] if seats else None, loaded.ruling)
+    pos = present.of_game(loaded, seats[0] if seats else None)
     board = templates.get_template(f"games/{loaded.game.kind}/board.txt").render(
         view=pos["view"], pos=pos
     )
@@ -135,8 +135,9 @@ def game_status(session: Session, player: Player, public_id: str) -> str:
 def event_standings(session: Session, public_id: str) -> str:
     """An event's standings: place, name, points."""
     held = tournament_log.load(session, public_id)
-    rows = standings(held.state)
-    lines = [f"  {r.place:>3}. {r.name}  {fmt(r.points)} points ({r.games} games)" for r in rows]
+    rows = held.standings
+    lines = [f"  {r.place:>3}. {r.name}  {counted(r.points, 'point')} "
+             f"({counted(r.games, 'game')})" for r in rows]
     return f"Standings of {held.row.name}:\n" + ("\n".join(lines) or "  nobody has played yet")
 
 

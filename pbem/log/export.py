@@ -162,14 +162,17 @@ def import_game(
     if hidden is not None:
         raise Rejected(f"event {hidden} is still secret; only finished games are imported")
     rules = setup.rules()
-    ruled = any(e.kind in ("adjudicate", "abort") for e in log)  # a director ended it
+    # A director ended it: the game keeps the ruling, as a game ruled here does.
+    ruling = next((e.kind for e in reversed(log) if e.kind in ("adjudicate", "abort")), None)
+    ruled = ruling is not None
     kept, end = snapshots.checkpoints(rules, setup, log)
     if not ruled and not isinstance(rules.pending(end), engine.Finished):
         raise Rejected("the game in this log has not ended; only finished games are imported")
     game = Game(
         public_id=public_id,
         kind=setup.kind,
-        status="finished",
+        status="aborted" if ruling == "abort" else "finished",
+        ruled=ruled,
         head_seq=log[-1].seq,
         head_hash=log[-1].hash,
         stream=stream,

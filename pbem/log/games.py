@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass, field
 from typing import Any
 
 from sqlalchemy import bindparam, exists, func, select
@@ -59,6 +61,8 @@ class Loaded:
     rules: engine.Rules[Any]
     state: Any
     ruling: Ruling | None = None
+    ending: str | None = None  # how it ended, where the rules' words would mislead
+    gone: dict[int, str] = field(default_factory=dict)  # seats that left, other than resigning
 
     @property
     def pending(self) -> engine.Pending:
@@ -114,6 +118,16 @@ def load(session: Session, public_id: str, *, for_update: bool = False) -> Loade
     return loaded_from(session, find(session, public_id, for_update=for_update))
 
 
+def load_many(session: Session, public_ids: Sequence[str]) -> dict[str, Loaded]:
+    """Several games at once, by public id (one query for their rows); missing ones left out."""
+    if not public_ids:
+        return {}
+    query = select(Game).where(Game.public_id.in_(list(public_ids))).options(
+        joinedload(Game.seats))
+    return {game.public_id: loaded_from(session, game)
+            for game in session.scalars(query).unique()}
+
+
 def loaded_from(session: Session, game: Game) -> Loaded:
     """A game row with its state (from the cache, else the snapshots and the log)."""
     try:
@@ -121,7 +135,69 @@ def loaded_from(session: Session, game: Game) -> Loaded:
     except engine.UnknownGame as e:
         raise UnknownRules(f"game {game.public_id} cannot be replayed: {e}") from e
     ruling = last_ruling(session, game) if game.ruled else None
-    return Loaded(game, setup, setup.rules(), state, ruling)
+    loaded = Loaded(game, setup, setup.rules(), state, ruling)
+    loaded.gone = departures(session, game)
+    loaded.ending = ending_of(session, loaded)
+    return loaded
+
+
+def departure(kind: str, payload: dict[str, Any]) -> str | None:
+    """How a seat left a game by this event, where the rules call it resigning (or None)."""
+    if kind == "timeout" and not payload.get("action"):
+        return "timed out"
+    if kind == "resign" and payload.get("withdrawn"):
+        return "withdrawn"
+    return None
+
+
+def departures(session: Session, game: Game) -> dict[int, str]:
+    """The seats that timed out and forfeited, or were withdrawn, in words."""
+    rows = session.execute(
+        select(Event.seat, Event.kind, Event.payload)
+        .where(Event.game_id == game.id, Event.kind.in_(("timeout", "resign")),
+               Event.seat.is_not(None))
+    )
+    found = {}
+    for seat, kind, payload in rows:
+        words = departure(kind, json.loads(payload))
+        if words is not None and seat is not None:
+            found[seat] = words
+    return found
+
+
+ENDING_KINDS = ("move", "resign", "timeout")
+
+
+def ending_of(session: Session, loaded: Loaded) -> str | None:
+    """How a game ended by a timeout or a withdrawal, which its rules call a resignation.
+
+    The rules see a seat that timed out (forfeit) or was withdrawn from its event as a seat
+    that resigned; the log knows better, and players are told what happened.
+    """
+    game, outcome = loaded.game, loaded.outcome
+    if game.status != "finished" or loaded.ruling is not None or outcome is None:
+        return None
+    row = session.scalars(
+        select(Event)
+        .where(Event.game_id == game.id, Event.kind.in_(ENDING_KINDS))
+        .order_by(Event.seq.desc())
+        .limit(1)
+    ).first()
+    if row is None or row.seat is None or row.kind == "move":
+        return None
+    payload = store.LogEntry.from_row(row).payload
+    name = loaded.rules.seat_name(loaded.state, row.seat)
+    if departure(row.kind, payload) == "timed out":
+        what = f"{name} timed out and forfeits"
+    elif departure(row.kind, payload) == "withdrawn":
+        what = f"{name} left the event ({payload.get('by')}: {payload.get('reason')})"
+    else:
+        return None
+    winners = [loaded.rules.seat_name(loaded.state, s) for s in outcome.winners]
+    if not winners:
+        return what
+    verb = "wins" if len(winners) == 1 else "win"
+    return f"{what}; {' and '.join(winners)} {verb}"
 
 
 def last_ruling(session: Session, game: Game) -> Ruling | None:
@@ -133,6 +209,19 @@ def last_ruling(session: Session, game: Game) -> Ruling | None:
         .limit(1)
     ).first()
     return Ruling.from_entry(store.LogEntry.from_row(row)) if row is not None else None
+
+
+DIRECTED = ("extend", "replace", "adjudicate", "abort", "resign")
+
+
+def directed(session: Session, game: Game) -> list[store.LogEntry]:
+    """A game's director actions (and withdrawals from its event), in order."""
+    rows = session.scalars(
+        select(Event).where(Event.game_id == game.id, Event.kind.in_(DIRECTED))
+        .order_by(Event.seq)
+    )
+    entries = [store.LogEntry.from_row(row) for row in rows]
+    return [e for e in entries if e.kind != "resign" or e.payload.get("withdrawn")]
 
 
 def is_revealed(session: Session, game: Game) -> bool:

@@ -7,7 +7,7 @@ import threading
 import weakref
 from collections import OrderedDict
 from collections.abc import Iterable
-from typing import Any, Generic, TypeVar
+from typing import Any, Generic, Protocol, TypeVar
 
 from sqlalchemy import delete, select
 from sqlalchemy.orm import Session
@@ -38,8 +38,21 @@ def rebuild(session: Session, game: Game) -> tuple[Setup, Any]:
     return setup, fold(rules, setup, entries(session, game, after=0))
 
 
+class Headed(Protocol):
+    """A row with a log: a game's, or a tournament's."""
+
+    @property
+    def id(self) -> int: ...
+
+    @property
+    def head_seq(self) -> int: ...
+
+    @property
+    def head_hash(self) -> str: ...
+
+
 class HeadCache(Generic[T]):
-    """Values worked out from one exact log, by (game id, head seq, head hash): a cache.
+    """Values worked out from one exact log, by (row id, head seq, head hash): a cache.
 
     A key names one exact log (the head hash covers every event), and the values kept are
     never changed, so a hit is always what working it out from that log again would give.
@@ -53,7 +66,7 @@ class HeadCache(Generic[T]):
         self._lock = threading.Lock()
         HeadCache.every.add(self)
 
-    def get(self, game: Game) -> T | None:
+    def get(self, game: Headed) -> T | None:
         """The value kept for the game's log as it is now, if any."""
         key = (game.id, game.head_seq, game.head_hash)
         with self._lock:
@@ -62,12 +75,23 @@ class HeadCache(Generic[T]):
                 self._kept.move_to_end(key)
             return found
 
-    def keep(self, game: Game, value: T) -> None:
+    def keep(self, game: Headed, value: T) -> None:
         """Remember a value worked out from the game's log as it is now."""
         with self._lock:
             self._kept[(game.id, game.head_seq, game.head_hash)] = value
             while len(self._kept) > self.size:
                 self._kept.popitem(last=False)
+
+    def newest(self, ident: int) -> tuple[int, str, T] | None:
+        """The value kept for the longest log of this row id: its head seq and hash, and it.
+
+        Only a start for working out a longer log's value: the caller checks that its log
+        holds that hash at that seq (the same database, the same events).
+        """
+        with self._lock:
+            found = [(seq, digest, value) for (key, seq, digest), value in self._kept.items()
+                     if key == ident]
+        return max(found, key=lambda kept: kept[0], default=None)
 
     def clear(self) -> None:
         """Forget everything."""

@@ -11,6 +11,8 @@ from jinja2 import Environment, select_autoescape
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
+from engine.figures import counted, figure
+
 from .. import clock, games, present
 from ..config import TEMPLATES
 from ..context import Context
@@ -32,6 +34,8 @@ templates = Environment(
     auto_reload=False,  # templates change with a deploy, which restarts the process
 )
 templates.filters["ordinal"] = present.ordinal
+templates.filters["figure"] = figure
+templates.filters["counted"] = counted
 # Names in mail stay on one line, even a name stored before names were cleaned.
 templates.filters["line"] = one_line
 
@@ -93,7 +97,7 @@ def game_context(ctx: Context, loaded: Loaded, seat: int) -> dict[str, Any]:
         "game": game,
         "player": loaded.player(seat),
         "title": loaded.rules.title,
-        "pos": present.position(loaded.rules, loaded.state, seat, loaded.ruling),
+        "pos": present.of_game(loaded, seat),
         "game_url": f"{ctx.base_url}/games/{game.public_id}",
         "history_url": f"{ctx.base_url}/games/{game.public_id}/history",
         "audit_url": f"{ctx.base_url}/games/{game.public_id}/audit",
@@ -103,6 +107,7 @@ def game_context(ctx: Context, loaded: Loaded, seat: int) -> dict[str, Any]:
         "head_hash": game.head_hash,
         "commitment": loaded.setup.commitment,
         "players": [one_line(s.player.name) for s in game.seats],
+        "opponents": [one_line(s.player.name) for s in game.seats if s.seat != seat],
         "legal_listed": present.LEGAL_LISTED,
         "site": games.site_for(game.kind),
     }
@@ -121,7 +126,8 @@ def queue_game_mail(
 ) -> None:
     """Queue mail/<purpose>.txt|html to a seat's player, in the seat's game conversation."""
     player = loaded.player(seat)
-    text, html = render(purpose.replace("-", "_"), **context)
+    label = ctx.game_label(session, ctx, loaded.game) if ctx.game_label else None
+    text, html = render(purpose.replace("-", "_"), **{"event": label, **context})
     queue(
         session,
         ctx,
@@ -203,6 +209,38 @@ def queue_result(
         context={**game_context(ctx, loaded, seat), "revealed": revealed},
         key=f"{loaded.game.public_id}.{loaded.game.head_seq}.{seat}.result",
     )
+
+
+def queue_notice(
+    session: Session, ctx: Context, loaded: Loaded, seat: int, notice: str, *, what: str
+) -> None:
+    """Tell a seat's player, in the game's conversation, what a director (or the clock) did.
+
+    `what` names the action, so that two different actions at one head are two mails.
+    """
+    player = loaded.player(seat)
+    if player.mail_pref == "none":
+        return
+    game_url = f"{ctx.base_url}/games/{loaded.game.public_id}"
+    queue_game_mail(
+        session, ctx, loaded, seat,
+        purpose="notice",
+        context={"person": player.name, "notice": notice, "game_url": game_url, "home": None},
+        key=f"{loaded.game.public_id}.{loaded.game.head_seq}.{seat}.{what}.{player.id}",
+    )
+
+
+def queue_player_notice(
+    session: Session, ctx: Context, player: Player, subject: str, notice: str, key: str,
+    *, home: str | None = None, game_url: str | None = None,
+) -> None:
+    """Tell a player, outside any game's conversation, what a director did to them."""
+    if player.mail_pref == "none":
+        return
+    context = {"person": player.name, "notice": notice, "game_url": game_url, "home": home}
+    text, html = render("notice", **context)
+    queue(session, ctx, purpose="notice", to=player.email, subject=subject, text=text,
+          html=html, key=key)
 
 
 def check_rate(session: Session, address: str, purpose: str, what: str) -> None:

@@ -46,7 +46,7 @@ def waiting_for(session: Session, ctx: Context, player: Player) -> list[dict[str
                     "link": f"{ctx.base_url}/play/{token}",
                     "rules_url": f"{ctx.base_url}/rules/{game.kind}",
                     "deadline": compose.deadline_text(loaded),
-                    "pos": present.position(loaded.rules, loaded.state, seat, loaded.ruling),
+                    "pos": present.of_game(loaded, seat),
                 }
             )
     return owed

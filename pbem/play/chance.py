@@ -12,7 +12,8 @@ import engine
 from ..clock import utcnow
 from ..context import Context
 from ..log import dice, snapshots, store, tally
-from ..log.games import Loaded, seed_of
+from ..log.games import Loaded, ending_of, is_revealed, seed_of
+from ..mail import compose
 from ..models import Event, Game
 
 
@@ -84,9 +85,18 @@ def reveal_due(session: Session) -> int:
 
 
 def end(session: Session, ctx: Context, loaded: Loaded, status: str) -> None:
-    """Mark the game over, reveal its seed when no game shares it, and run the end hooks."""
+    """Mark the game over, reveal its seed when no game shares it, mail the result, and run
+    the end hooks.
+
+    The result mails are queued before the hooks, so that whatever a hook mails next (the
+    next round of an event) leaves the outbox after them, in the order things happened.
+    """
     loaded.game.status = status
     loaded.game.await_since = None
     reveal_when_ready(session, loaded.game)
+    loaded.ending = ending_of(session, loaded)
+    revealed = is_revealed(session, loaded.game)
+    for seat in range(len(loaded.game.seats)):
+        compose.queue_result(session, ctx, loaded, seat, revealed=revealed)
     for hook in ctx.on_game_end:
         hook(session, ctx, loaded)

@@ -84,8 +84,20 @@ def time_out(session: Session, ctx: Context, loaded: Loaded) -> None:
         loaded.state = engine.step(loaded.rules, loaded.state, event)
         payload = {"policy": policy, "action": action}
         store.append(session, loaded.game, "timeout", payload, seat=seat, secret=secret)
+        if action is None:
+            loaded.gone[seat] = "timed out"
         advance(session, ctx, loaded)
+        if policy != "bot" and loaded.game.status == "active":  # else the result mail tells
+            tell_forfeit(session, ctx, loaded, seat)
     notify(session, ctx, loaded, before=(), acting=None)
+
+
+def tell_forfeit(session: Session, ctx: Context, loaded: Loaded, seat: int) -> None:
+    """Mail a seat that timed out and forfeits, at that moment, in a game that goes on."""
+    name = loaded.rules.seat_name(loaded.state, seat)
+    notice = (f"Your time ran out as {name}: you timed out and forfeit this game, "
+              "which goes on without you.")
+    compose.queue_notice(session, ctx, loaded, seat, notice, what="timeout")
 
 
 def tick(

@@ -15,13 +15,15 @@ from typing import Any
 
 from sqlalchemy.orm import Session
 
+import engine
+
 from ..context import Context
 from ..errors import Rejected, StaleTurn
 from ..log import snapshots, store
 from ..log.games import Loaded, Ruling, load
 from ..mail import compose
 from ..models import Game, GameSeat, Player
-from .chance import end
+from .chance import advance, end
 from .notify import notify
 from .start import player_for
 
@@ -147,6 +149,40 @@ def extend(
     loaded.game.extra_hours = (loaded.game.extra_hours or 0) + hours
     loaded.game.reminded = False
     snapshots.CACHE.put(loaded.game, loaded.setup, loaded.state)
+    until = compose.deadline_text(loaded)
+    notice = (f"{director.name} extended the deadline of this game by {hours} hours "
+              f"({payload['reason']}).")
+    if until:
+        notice += f" The decision open now may be taken until {until}."
+    for seat in range(len(loaded.game.seats)):
+        compose.queue_notice(session, ctx, loaded, seat, notice, what="extend")
+    return loaded
+
+
+def withdraw_seat(
+    session: Session, ctx: Context, public_id: str, seat: int, director: Director, reason: str
+) -> Loaded:
+    """Take a seat out of a game because its player left the event: it counts as resigned,
+    and the log (and every page and mail) says who withdrew them and why."""
+    loaded = _open(session, public_id)
+    before = loaded.awaited()
+    resigned = engine.Resigned(seat)
+    secret = loaded.is_secret(loaded.state, resigned)
+    try:
+        loaded.state = engine.step(loaded.rules, loaded.state, resigned)
+    except engine.RulesError as e:
+        raise Rejected(str(e)) from e
+    payload = {**director.payload(reason), "withdrawn": True}
+    store.append(session, loaded.game, "resign", payload, seat=seat, secret=secret)
+    loaded.gone[seat] = "withdrawn"
+    advance(session, ctx, loaded)
+    notify(session, ctx, loaded, before=before, acting=seat)
+    if loaded.game.status == "active":
+        name = loaded.rules.seat_name(loaded.state, seat)
+        notice = (f"{loaded.player(seat).name} ({name}) has left the event "
+                  f"({director.name}: {payload['reason']}); the game goes on without them.")
+        for other in range(len(loaded.game.seats)):
+            compose.queue_notice(session, ctx, loaded, other, notice, what="withdrawn")
     return loaded
 
 
@@ -159,8 +195,14 @@ def replace(
     seat: int,
     email: str,
     name: str | None = None,
+    *,
+    tell_old: bool = True,
 ) -> Loaded:
-    """Hand a seat to another player; the old player's links stop working for it."""
+    """Hand a seat to another player; the old player's links stop working for it.
+
+    The other seats are told, and the old player too (`tell_old` False: the caller tells
+    them once for several games).
+    """
     loaded = _open(session, public_id)
     game = loaded.game
     if not 0 <= seat < len(game.seats):
@@ -169,6 +211,7 @@ def replace(
     if any(s.player_id == newcomer.id for s in game.seats):
         raise Rejected(f"{newcomer.name} already plays in game {public_id}")
     payload = {**director.payload(reason), "name": newcomer.name}
+    old = loaded.player(seat)
     store.append(session, game, "replace", payload, seat=seat)
     row = session.get(GameSeat, (game.id, seat))
     assert row is not None
@@ -179,4 +222,19 @@ def replace(
     compose.queue_invitation(session, ctx, loaded, seat)
     if seat in loaded.awaited():
         compose.queue_turn(session, ctx, loaded, seat)
+    name = loaded.rules.seat_name(loaded.state, seat)
+    told = f"{director.name} replaced {old.name} by {newcomer.name} as {name} in this game"
+    for other in range(len(game.seats)):
+        if other != seat:
+            compose.queue_notice(session, ctx, loaded, other,
+                                 f"{told} ({payload['reason']}).", what="replace")
+    if not tell_old:
+        return loaded
+    compose.queue_player_notice(
+        session, ctx, old, compose.thread_subject(loaded),
+        f"{director.name} replaced you by {newcomer.name} as {name} in {loaded.rules.title} "
+        f"game {public_id} ({payload['reason']}). Your links for this game no longer work.",
+        f"{public_id}.{game.head_seq}.replaced.{old.id}",
+        game_url=f"{ctx.base_url}/games/{public_id}",
+    )
     return loaded

@@ -32,6 +32,20 @@ def clean_name(text: str | None) -> str:
     return one_line(text or "", NAME_LIMIT)
 
 
+def unnamed(player: Player) -> bool:
+    """Tell whether a player has only the stand-in name "Player N", given when none was known."""
+    return player.name == f"Player {player.id}"
+
+
+def give_name(player: Player, name: str | None) -> None:
+    """Set the name others see, when one is given (a blank one changes nothing)."""
+    cleaned = clean_name(name)
+    if (name or "").strip() and not cleaned:
+        raise Rejected("a name needs some visible characters")
+    if cleaned:
+        player.name = cleaned
+
+
 def set_preferences(
     player: Player, mail_pref: str, name: str, reply_answers: str | None = None
 ) -> None:

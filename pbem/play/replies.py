@@ -92,7 +92,7 @@ def play_reply(session: Session, ctx: Context, reply: Reply) -> Ingested:
     # (a new roll, say) and carries a fresh reply address.
     now = load(session, current.game)
     still = (
-        present.position(now.rules, now.state, current.seat, now.ruling)
+        present.of_game(now, current.seat)
         if current.seat in now.awaited()
         else None
     )

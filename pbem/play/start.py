@@ -24,7 +24,7 @@ from ..mail import compose
 from ..models import DiceSecret, DiceStream, Event, Game, GameSeat, Player
 from .chance import advance
 from .notify import notify
-from .players import clean_name
+from .players import clean_name, unnamed
 
 # No quotes, comments, groups or control characters: mail must read the address as written.
 EMAIL = re.compile(
@@ -56,6 +56,9 @@ def player_for(session: Session, email: str, name: str | None = None) -> Player:
         session.flush()
         # No part of the address: others would read it, and two "bob"s would look the same.
         player.name = player.name or f"Player {player.id}"
+    elif unnamed(player) and clean_name(name):
+        # Nobody chose the stand-in name: the first name given for the address replaces it.
+        player.name = clean_name(name)
     # An existing player keeps the name they chose: whoever invites them may not rename them.
     return player
 

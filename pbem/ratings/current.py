@@ -100,3 +100,10 @@ def rating_of(session: Session, player: int, kind: str) -> float | None:
     """A player's shown rating in a game kind, for seeding (None before their first game)."""
     found = CURRENT.of(session).get(session).standings.get(kind, {}).get(str(player))
     return float(found.display) if found is not None else None
+
+
+def entry_record(session: Session, player: int, kind: str) -> tuple[float | None, int]:
+    """A player's shown rating in a game kind (None before their first game) and how many
+    rated games of it they have played: what an event's entry rules ask."""
+    found = CURRENT.of(session).get(session).standings.get(kind, {}).get(str(player))
+    return (float(found.display), found.games) if found is not None else (None, 0)

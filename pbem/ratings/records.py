@@ -74,7 +74,10 @@ def rated_game(session: Session, loaded: Loaded) -> RatedGame | None:
     cancelled = annulled(session, game)
     if cancelled is None:
         return None
-    if game.status == "aborted" or outcome is None:
+    # An aborted game has no outcome: its ruling sets none, and a director may abort only a
+    # game still going. A game over without an outcome counts as aborted too (one imported
+    # before imports kept their ruling is one), so `outcome is None` says both.
+    if outcome is None:
         status = Status.ABORTED
     elif cancelled:
         status = Status.ANNULLED

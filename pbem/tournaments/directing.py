@@ -18,9 +18,10 @@ from .. import clock
 from ..context import Context
 from ..errors import Forbidden, Rejected
 from ..log.games import load
+from ..mail import compose
 from ..models import Event, Player
 from ..play import director as games
-from ..play.act import ACTING_KINDS, resign
+from ..play.act import ACTING_KINDS
 from ..play.start import player_for
 from . import service
 from .core import formats
@@ -58,21 +59,56 @@ def unfinished_seats(held: Held, player: str) -> list[tuple[str, int]]:
     ]
 
 
-def resign_all(session: Session, ctx: Context, held: Held, player: str) -> Held:
-    """Resign a leaving player's unfinished games; results are recorded as they end."""
+def resign_all(session: Session, ctx: Context, held: Held, player: str, who: games.Director,
+               reason: str) -> Held:
+    """Take a leaving player out of their unfinished games (each logged as a withdrawal, with
+    who and why, and told to the other seats); results are recorded as the games end."""
     for public_id, seat in unfinished_seats(held, player):
         loaded = load(session, public_id)
         if loaded.game.status == "active":
-            resign(session, ctx, loaded.grant(seat))
+            games.withdraw_seat(session, ctx, public_id, seat, who, reason)
     return load_tournament(session, held.public_id, for_update=True)
 
 
-def withdraw(session: Session, ctx: Context, held: Held, player: str, reason: str) -> Held:
-    """Take a player out: before the start they leave; after it, their games are resigned."""
-    held = service.record(session, held, "withdraw", {"player": player, "reason": reason})
+def entrant_player(session: Session, player: str) -> Player | None:
+    """The player behind an entrant's id."""
+    return session.get(Player, int(player)) if player.isdigit() else None
+
+
+def tell(session: Session, ctx: Context, held: Held, player: str, notice: str, what: str
+         ) -> None:
+    """Mail an entrant what was done to them in the event, once per event head."""
+    person = entrant_player(session, player)
+    if person is None:
+        return
+    compose.queue_player_notice(
+        session, ctx, person, f"[{held.row.name}] {what}", notice,
+        f"t.{held.public_id}.{held.row.head_seq}.{what}.{person.id}".replace(" ", "-"),
+        home=f"{ctx.base_url}/tournaments/{held.public_id}",
+    )
+
+
+def withdraw(session: Session, ctx: Context, held: Held, player: str, reason: str,
+             who: games.Director | None = None) -> Held:
+    """Take a player out: before the start they leave; after it, their games are resigned.
+
+    `who` is the director who withdrew them; None when the player withdrew themselves.
+    """
+    person = entrant_player(session, player)
+    actor = who or games.Director(person.name if person else "the player",
+                                  person.id if person else None)
+    fields = actor.payload(reason)
+    held = service.record(session, held, "withdraw", {"player": player, **fields})
     service.set_status(session, held, player, "withdrawn")
+    if who is None:
+        notice = f"You withdrew from {held.row.name} ({fields['reason']})."
+    else:
+        notice = f"{who.name} withdrew you from {held.row.name} ({fields['reason']})."
     if held.state.started:
-        held = resign_all(session, ctx, held, player)
+        notice += " Your unfinished games there are lost, and you will not be paired again."
+    tell(session, ctx, held, player, notice, "you are withdrawn")
+    if held.state.started:
+        held = resign_all(session, ctx, held, player, actor, fields["reason"])
     return service.tick(session, ctx, held, clock.utcnow())
 
 
@@ -81,7 +117,11 @@ def disqualify(session: Session, ctx: Context, held: Held, who: games.Director,
     """Stop pairing a player and resign their unfinished games; played games stay."""
     held = action(session, held, who, reason, "disqualify", player=player)
     service.set_status(session, held, player, "disqualified")
-    held = resign_all(session, ctx, held, player)
+    why = " ".join(reason.split())
+    tell(session, ctx, held, player,
+         f"{who.name} disqualified you from {held.row.name} ({why}). Your unfinished games "
+         "there are lost, and you will not be paired again.", "you are disqualified")
+    held = resign_all(session, ctx, held, player, who, why)
     return service.tick(session, ctx, held, clock.utcnow())
 
 
@@ -105,12 +145,19 @@ def replace(session: Session, ctx: Context, held: Held, who: games.Director, pla
             f"played in game {(moved + played)[0]}"
         )
     newcomer = player_for(session, email, name)
-    held = service.record(session, held, "replace",
-                          {"player": player, "by": str(newcomer.id), "name": newcomer.name})
+    fields = who.payload(reason)
+    held = service.record(session, held, "replace", {
+        "player": player, "by": str(newcomer.id), "name": newcomer.name,
+        "director": fields["by"], "reason": fields["reason"],
+    })
     service.set_status(session, held, player, "replaced")
     service.set_status(session, held, str(newcomer.id), "active")
+    tell(session, ctx, held, player,
+         f"{who.name} replaced you by {newcomer.name} in {held.row.name} ({fields['reason']})."
+         " Your links for its games no longer work.", "you are replaced")
     for public_id, seat in seats:
-        games.replace(session, ctx, public_id, who, reason, seat, newcomer.email, newcomer.name)
+        games.replace(session, ctx, public_id, who, reason, seat, newcomer.email, newcomer.name,
+                      tell_old=False)
     return held
 
 
@@ -118,6 +165,13 @@ def forbid(session: Session, held: Held, who: games.Director, a: str, b: str,
            reason: str) -> Held:
     """Keep two players apart in every later pairing."""
     return action(session, held, who, reason, "forbid", players=[a, b])
+
+
+def close_entries(session: Session, held: Held, who: games.Director, reason: str) -> Held:
+    """Take no more entries, late ones included."""
+    if held.state.entries_closed is not None:
+        raise Rejected(f"the entries of {held.row.name} are closed already")
+    return action(session, held, who, reason, "close_entries")
 
 
 def bye(session: Session, held: Held, who: games.Director, player: str,

@@ -11,7 +11,8 @@ import hashlib
 import json
 from collections.abc import Sequence
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
+from urllib.parse import urlsplit
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session
@@ -22,9 +23,9 @@ from ..log.games import dice_held, load
 from ..log.store import LogEntry
 from ..models import Game
 from .core import formats
+from .core.crosstable import crosstable_csv, crosstable_json
 from .core.export import results, standings_csv
 from .core.fold import fold
-from .core.standings import standings
 from .core.verify import verify
 from .log import Held, core_events, entries
 from .recount import Witness
@@ -36,9 +37,15 @@ FORMAT = "pbem-tournament-log"
 def export_text(session: Session, base_url: str, held: Held, what: str) -> str:
     """One export of a tournament as text: results, csv, ics or log."""
     if what == "results":
-        return json.dumps(results(held.state, held.public_id), indent=2, ensure_ascii=False) + "\n"
+        export = results(held.state, held.public_id, held.standings)
+        return json.dumps(export, indent=2, ensure_ascii=False) + "\n"
     if what == "csv":
-        return standings_csv(standings(held.state))
+        return standings_csv(held.standings)
+    if what == "crosstable-csv":
+        return crosstable_csv(held.fold.crosstable)
+    if what == "crosstable-json":
+        export = crosstable_json(held.fold.crosstable, held.public_id)
+        return json.dumps(export, indent=1, ensure_ascii=False) + "\n"
     if what == "ics":
         return calendar(session, base_url, held)
     header = {"format": FORMAT, "version": 1, "tournament": held.public_id,
@@ -58,11 +65,41 @@ def ics_text(value: str) -> str:
     return value.replace("\\", "\\\\").replace(";", "\\;").replace(",", "\\,").replace("\n", " ")
 
 
+def ics_folded(line: str) -> str:
+    """A content line folded at 75 octets, as RFC 5545 asks (never inside a character)."""
+    out: list[str] = []
+    part, size = "", 0
+    for char in line:
+        width = len(char.encode())
+        if size + width > (75 if not out else 74):  # a continuation starts with a space
+            out.append(part)
+            part, size = "", 0
+        part += char
+        size += width
+    return "\r\n ".join([*out, part])
+
+
+def ics_event(uid: str, stamp: str, fields: Sequence[str]) -> list[str]:
+    """One VEVENT: its UID, when the calendar was written, and its own fields."""
+    return ["BEGIN:VEVENT", f"UID:{uid}", f"DTSTAMP:{stamp}", *fields, "END:VEVENT"]
+
+
+DEADLINE_SLOT = timedelta(hours=1)  # a deadline is shown as the hour that ends at it
+
+
 def calendar(session: Session, base_url: str, held: Held) -> str:
-    """Every open decision's deadline in the tournament's games, and its forecast end."""
-    stamp = ics_time(clock.utcnow())
-    lines = ["BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//pbem//tournament deadlines//EN",
-             f"X-WR-CALNAME:{ics_text(held.row.name)}"]
+    """Every open decision's deadline in the tournament's games, and its forecast end.
+
+    Valid for strict clients: every event has an end, a game keeps one UID whatever its
+    decision (its SEQUENCE counts the game's events, so a subscribed calendar moves it), and
+    a calendar always has one component: a closed event's is the day it closed.
+    """
+    now = clock.utcnow()
+    stamp = ics_time(now)
+    host = urlsplit(base_url).hostname or "pbem"
+    home = f"{base_url}/tournaments/{held.public_id}"
+    name = held.row.name
+    events: list[str] = []
     for table in formats.unfinished(held.state):
         loaded = load(session, table.game)
         if dice_held(session, loaded.game):
@@ -73,18 +110,41 @@ def calendar(session: Session, base_url: str, held: Held) -> str:
             continue
         who = ", ".join(f"{loaded.rules.seat_name(loaded.state, s)} ({loaded.player(s).name})"
                         for s in awaited)
-        lines += ["BEGIN:VEVENT", f"UID:{table.game}.{loaded.game.head_seq}@pbem",
-                  f"DTSTAMP:{stamp}", f"DTSTART:{ics_time(deadline)}",
-                  f"SUMMARY:{ics_text(f'{held.row.name}: game {table.game}, {who} to move')}",
-                  f"URL:{base_url}/games/{table.game}", "END:VEVENT"]
-    end = formats.forecast_end(held.state, clock.utcnow())
-    if end is not None and not held.state.closed:
-        lines += ["BEGIN:VEVENT", f"UID:{held.public_id}.end@pbem", f"DTSTAMP:{stamp}",
-                  f"DTSTART:{ics_time(end)}",
-                  f"SUMMARY:{ics_text(f'{held.row.name}: forecast end')}",
-                  f"URL:{base_url}/tournaments/{held.public_id}", "END:VEVENT"]
-    lines.append("END:VCALENDAR")
-    return "\r\n".join(lines) + "\r\n"
+        round_ = f", round {table.round}" if table.round is not None else ""
+        events += ics_event(f"{table.game}.deadline@{host}", stamp, [
+            f"SEQUENCE:{max(loaded.game.head_seq, 0)}",
+            f"DTSTART:{ics_time(deadline - DEADLINE_SLOT)}", f"DTEND:{ics_time(deadline)}",
+            f"SUMMARY:{ics_text(f'{name}{round_}: {who} to move in game {table.game}')}",
+            f"DESCRIPTION:{ics_text(f'Move by {ics_human(deadline)}, the end of this hour.')}",
+            f"URL:{base_url}/games/{table.game}",
+        ])
+    if held.state.closed_at is not None:
+        day = clock.as_utc(held.state.closed_at).date()
+        events += ics_event(f"{held.public_id}.end@{host}", stamp, [
+            f"DTSTART;VALUE=DATE:{day:%Y%m%d}",
+            f"DTEND;VALUE=DATE:{day + timedelta(days=1):%Y%m%d}",
+            f"SUMMARY:{ics_text(f'{name}: over, final standings')}", f"URL:{home}/standings",
+        ])
+    elif (end := formats.forecast_end(held.state, now)) is not None:
+        events += ics_event(f"{held.public_id}.end@{host}", stamp, [
+            f"DTSTART:{ics_time(end)}", "DURATION:PT1H",
+            f"SUMMARY:{ics_text(f'{name}: forecast end')}", f"URL:{home}",
+        ])
+    if not events:  # not started: the calendar still needs a component
+        day = clock.as_utc(held.state.config.registration_closes or now).date()
+        events += ics_event(f"{held.public_id}.entries@{host}", stamp, [
+            f"DTSTART;VALUE=DATE:{day:%Y%m%d}",
+            f"DTEND;VALUE=DATE:{day + timedelta(days=1):%Y%m%d}",
+            f"SUMMARY:{ics_text(f'{name}: open for entries')}", f"URL:{home}",
+        ])
+    lines = ["BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//pbem//tournament deadlines//EN",
+             "CALSCALE:GREGORIAN", f"X-WR-CALNAME:{ics_text(name)}", *events, "END:VCALENDAR"]
+    return "".join(ics_folded(line) + "\r\n" for line in lines)
+
+
+def ics_human(moment: datetime) -> str:
+    """A deadline in words, in UTC."""
+    return clock.as_utc(moment).strftime("%A %d %B %Y, %H:%M UTC")
 
 
 @dataclass(frozen=True)

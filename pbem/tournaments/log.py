@@ -1,4 +1,9 @@
-"""A tournament's log: append at the head and read back, chained exactly like a game's log."""
+"""A tournament's log: append at the head and read back, chained exactly like a game's log.
+
+Its folded state is kept in this process by head (`FOLDS`), like a game's state: every page
+and API answer of one head shares one fold, and a longer log is folded on from the newest
+fold kept for a shorter one, reading only the events after it.
+"""
 
 from __future__ import annotations
 
@@ -6,6 +11,7 @@ import json
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
+from functools import cached_property
 from typing import Any
 
 from sqlalchemy import select
@@ -13,11 +19,14 @@ from sqlalchemy.orm import Session
 
 from ..errors import NotFound
 from ..log.chain import canonical_json, chain_hash, now_text
+from ..log.snapshots import HeadCache
 from ..log.store import LogEntry, insert
 from ..models import Tournament, TournamentEvent
+from .core.crosstable import Crosstable
 from .core.fold import fold
 from .core.model import Event
 from .core.model import Tournament as State
+from .core.standings import Standing, standings
 
 
 def append(
@@ -45,16 +54,17 @@ def append(
     return LogEntry(seq, kind, None, payload, at, digest)
 
 
-def entries(session: Session, tournament: Tournament) -> list[LogEntry]:
-    """The tournament's events in order."""
-    rows = session.scalars(
-        select(TournamentEvent)
-        .where(TournamentEvent.tournament_id == tournament.id)
+def entries(session: Session, tournament: Tournament, after: int = -1) -> list[LogEntry]:
+    """The tournament's events after seq `after` (all of them by default), in order."""
+    # Columns rather than ORM objects: the log is never updated, so there is nothing to track.
+    rows = session.execute(
+        select(TournamentEvent.seq, TournamentEvent.kind, TournamentEvent.payload,
+               TournamentEvent.at, TournamentEvent.hash)
+        .where(TournamentEvent.tournament_id == tournament.id, TournamentEvent.seq > after)
         .order_by(TournamentEvent.seq)
     )
-    return [
-        LogEntry(r.seq, r.kind, None, json.loads(r.payload), r.at, r.hash) for r in rows
-    ]
+    return [LogEntry(seq, kind, None, json.loads(payload), at, digest)
+            for seq, kind, payload, at, digest in rows]
 
 
 def core_events(log: Sequence[LogEntry]) -> list[Event]:
@@ -62,13 +72,75 @@ def core_events(log: Sequence[LogEntry]) -> list[Event]:
     return [Event(e.seq, e.kind, e.payload, datetime.fromisoformat(e.at)) for e in log]
 
 
+class Folded:
+    """A tournament's state at one head, and what pages work out from it, each once.
+
+    Shared by every request of that head in this process, so nothing here is ever changed
+    after it is worked out.
+    """
+
+    def __init__(self, state: State) -> None:
+        self.state = state
+
+    @cached_property
+    def standings(self) -> tuple[Standing, ...]:
+        """The standings, in order."""
+        return standings(self.state)
+
+    @cached_property
+    def crosstable(self) -> Crosstable:
+        """The crosstable's index: ranks and byes by player."""
+        return Crosstable.of(self.state, self.standings)
+
+    @cached_property
+    def standing_of(self) -> dict[str, Standing]:
+        """Each entrant's line of the standings."""
+        return {row.player: row for row in self.standings}
+
+
+FOLDS: HeadCache[Folded] = HeadCache(64)
+
+
+def folded(session: Session, row: Tournament) -> Folded:
+    """The fold of the tournament's log at its head: kept, folded on from a shorter log, or new.
+
+    A fold kept for a shorter log is a start only if this log holds the same event at its
+    head seq (same hash: the same events up to there), so a fold is never taken from
+    another database or another log.
+    """
+    found = FOLDS.get(row)
+    if found is not None:
+        return found
+    start = FOLDS.newest(row.id)
+    state = None
+    if start is not None and start[0] < row.head_seq:
+        seq, digest, kept = start
+        stored = session.scalar(select(TournamentEvent.hash).where(
+            TournamentEvent.tournament_id == row.id, TournamentEvent.seq == seq))
+        if stored == digest:
+            state = kept.state
+    after = -1 if state is None else state.head
+    found = Folded(fold(core_events(entries(session, row, after)), after=state))
+    FOLDS.keep(row, found)
+    return found
+
+
 @dataclass(frozen=True)
 class Held:
-    """A tournament's row, its log as the core reads it, and the state folded from it."""
+    """A tournament's row and its log folded at the row's head."""
 
     row: Tournament
-    state: State
-    events: tuple[Event, ...]
+    fold: Folded
+
+    @property
+    def state(self) -> State:
+        """The tournament as its log describes it."""
+        return self.fold.state
+
+    @property
+    def standings(self) -> tuple[Standing, ...]:
+        """The standings, worked out once per head."""
+        return self.fold.standings
 
     @property
     def public_id(self) -> str:
@@ -77,12 +149,11 @@ class Held:
 
 
 def load(session: Session, public_id: str, *, for_update: bool = False) -> Held:
-    """Fold a tournament's log; NotFound if there is no such tournament."""
+    """A tournament and its fold; NotFound if there is no such tournament."""
     query = select(Tournament).where(Tournament.public_id == public_id)
     if for_update:
         query = query.with_for_update()
     row = session.scalars(query).first()
     if row is None:
         raise NotFound(f"there is no tournament {public_id!r}")
-    events = tuple(core_events(entries(session, row)))
-    return Held(row, fold(events), events)
+    return Held(row, folded(session, row))

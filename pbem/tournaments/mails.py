@@ -12,17 +12,31 @@ from ..context import Context
 from ..mail import compose, outbox
 from ..models import Outbox, Player
 from . import reports
-from .core.standings import standings
+from .core import formats
 from .log import Held
 
 
-def queue_registration(session: Session, ctx: Context, held: Held, email: str) -> None:
-    """Mail a signed link that enters the address in the tournament (rate-limited)."""
+def queue_registration(
+    session: Session, ctx: Context, held: Held, email: str, inviter: Player | None = None
+) -> None:
+    """Mail a signed link that enters the address in the tournament (rate-limited).
+
+    With `inviter` (someone signed in, or the director from the command line) the mail says
+    who invites them; without, the address asked for itself. The director's link is an
+    invitation, signed with their name: it enters a private event too.
+    """
     compose.check_rate(session, email, "register", "registration links")
-    token = ctx.signer.register_token(held.public_id, email)
+    director = inviter is not None and inviter.id == held.row.director_id
+    by = inviter.name if inviter is not None and director else None
+    token = ctx.signer.register_token(held.public_id, email, by)
     link = f"{ctx.base_url}/tournaments/register/{token}"
-    text, html = compose.render("tournament_register", held=held, link=link,
-                                home=f"{ctx.base_url}/tournaments/{held.public_id}")
+    config = held.state.config
+    text, html = compose.render(
+        "tournament_register", held=held, link=link,
+        home=f"{ctx.base_url}/tournaments/{held.public_id}",
+        inviter=inviter, director=director,
+        game=reports.game_title(config.kind), system=formats.format_for(config.system).title,
+    )
     outbox.queue(
         session,
         ctx,
@@ -49,7 +63,7 @@ def queue_summary(session: Session, ctx: Context, held: Held, title: str, key: s
     players = [p for p in players if message_id[p.id] not in done]
     if not players:
         return 0
-    table = standings(held.state)
+    table = held.standings
     home = f"{ctx.base_url}/tournaments/{held.public_id}"
     sent = 0
     for player in sorted(players, key=lambda p: p.id):
@@ -57,7 +71,8 @@ def queue_summary(session: Session, ctx: Context, held: Held, title: str, key: s
         tables = held.state.games_of.get(entrant, ()) if entrant is not None else ()
         games = [
             {"game": t.game, "round": t.round, "over": t.result is not None,
-             "url": f"{ctx.base_url}/games/{t.game}"}
+             "url": f"{ctx.base_url}/games/{t.game}",
+             "opponents": [reports.name_of(held.state, p) for p in t.seats if p != entrant]}
             for t in tables
         ]
         context: dict[str, Any] = {

@@ -6,10 +6,14 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from .core import formats
+import engine
+from engine.figures import counted, figure
+
+from .core import entries, formats
+from .core.crosstable import result_text
 from .core.model import Table, Tournament
 from .core.plans import Plan
-from .core.standings import Standing, standings
+from .core.standings import Standing
 from .core.tiebreaks import TITLES as TIEBREAK_TITLES
 from .log import Held
 
@@ -20,19 +24,65 @@ def name_of(t: Tournament, player: str) -> str:
     return t.entrants[index].name if index is not None else player
 
 
+def game_title(kind: str) -> str:
+    """A game's name as its rules give it (Martian Dice), or its kind if no longer installed."""
+    try:
+        return engine.rules_for(kind).title
+    except engine.RulesError:
+        return kind
+
+
 def describe(held: Held) -> list[str]:
     """The format in plain sentences, for the home page and mails."""
     c = held.state.config
     seats = " or ".join(str(n) for n in c.table_sizes)
     fmt = formats.format_for(c.system)
-    lines = [f"{fmt.title} of {c.kind}, tables of {seats}.", *fmt.describe(c)]
-    lines.append(f"{c.deadline_hours:g} hours per decision; at a missed deadline "
+    lines = [f"{fmt.title} of {game_title(c.kind)}, tables of {seats}.", *fmt.describe(c)]
+    lines.append(f"{counted(c.game_hours, 'hour')} per decision; at a missed deadline "
                  + ("the house bot moves." if c.timeout_policy == "bot" else "the seat forfeits."))
     scoring = "game points (the rulebook's series scoring)" if c.scoring == "game-points" else \
         "places: a win 1, a draw 1/2, tables of n by (n - place) / (n - 1)"
     lines.append(f"Scored by {scoring}. Tie-breaks: "
                  + ", ".join(TIEBREAK_TITLES.get(n, n) for n in c.tiebreaks) + ".")
     lines.append("Rated." if c.rated else "Not rated.")
+    return lines
+
+
+def entry_rules(held: Held, now: datetime) -> list[str]:
+    """Who may enter and until when, in plain sentences, for the home page and the API."""
+    t = held.state
+    c = t.config
+    fmt = formats.format_for(c.system)
+    lines = []
+    if c.starts_at is not None and not t.started:
+        lines.append(f"Starts by itself on {entries.when(c.starts_at)}, once "
+                     f"{fmt.fewest_entrants(c)} players have entered.")
+    who = []
+    if c.private:
+        who.append("by the director's invitation only")
+    if c.max_players is not None:
+        who.append(f"{c.max_players} players at most")
+    if c.rating_min is not None and c.rating_max is not None:
+        who.append(f"rated {c.rating_min:g} to {c.rating_max:g} in this game")
+    elif c.rating_min is not None:
+        who.append(f"rated {c.rating_min:g} or more in this game")
+    elif c.rating_max is not None:
+        who.append(f"rated {c.rating_max:g} or less in this game")
+    if c.min_rated_games:
+        who.append(f"with {c.min_rated_games} rated game{'' if c.min_rated_games == 1 else 's'}"
+                   " of this game played")
+    if who:
+        lines.append("Entry: " + "; ".join(who) + ".")
+    closed = entries.closed(entries.Field(c, t.started, t.last_round(), t.entries_closed,
+                                          len(t.active())), now)
+    if t.closed:
+        return lines
+    if closed is not None:
+        lines.append(f"Entries are closed: {closed}.")
+    elif c.registration_closes is not None:
+        lines.append(f"Entries close on {entries.when(c.registration_closes)}.")
+    elif fmt.takes_late_entries(c):
+        lines.append("Entries stay open after the start until the director closes them.")
     return lines
 
 
@@ -56,15 +106,15 @@ def setting_fields() -> list[dict[str, Any]]:
 
 def standings_lines(held: Held, explain: bool = False) -> list[str]:
     """The standings as text: the tie-break order, one line a player, the arithmetic."""
-    rows = standings(held.state)
+    rows = held.standings
     names = held.state.config.tiebreaks
     out = [f"{held.row.name} ({held.public_id}): standings after "
-           f"{sum(t.result is not None for t in held.state.tables)} results",
+           f"{counted(sum(t.result is not None for t in held.state.tables), 'result')}",
            "Tie-breaks, in order: " + ", ".join(TIEBREAK_TITLES.get(n, n) for n in names)]
     for row in rows:
-        breaks = "  ".join(f"{value:g}" for _, value in row.tiebreaks)
+        breaks = "  ".join(figure(value) for _, value in row.tiebreaks)
         status = "" if row.status == "active" else f" ({row.status})"
-        out.append(f"{row.place:>4}. {row.name}{status}  {row.points:g}  {breaks}")
+        out.append(f"{row.place:>4}. {row.name}{status}  {figure(row.points)}  {breaks}")
         if explain:
             out += [f"        {line}" for line in row.lines]
             if row.why:
@@ -80,7 +130,7 @@ def plan_lines(held: Held, plan: Plan) -> list[str]:
     for number, (seats, penalty) in enumerate(zip(plan.tables, plan.penalties, strict=True), 1):
         out.append(f"  table {number}: " + " v ".join(name_of(t, p) for p in seats))
         out.append(f"           {penalty}")
-    out += [f"  bye: {name_of(t, b.player)} ({b.points:g} points)" for b in plan.byes]
+    out += [f"  bye: {name_of(t, b.player)} ({counted(b.points, 'point')})" for b in plan.byes]
     out += [f"  away: {name_of(t, p)} (on vacation, not paired)" for p in plan.away]
     out += [f"  note: {note}" for note in plan.notes]
     return out
@@ -96,44 +146,42 @@ class Cell:
 
 
 def outcome_text(t: Tournament, table: Table, player: str) -> str:
-    """How a game went for one of its players: 1, 1/2, 0, or a place at a table."""
-    if table.annulled is not None:
-        return "annulled"
-    if table.result is None:
-        return "playing"
-    rank = table.result.ranks[table.seats.index(player)]
-    if len(table.seats) == 2:
-        best = min(table.result.ranks)
-        return "½" if table.result.ranks.count(best) == 2 else ("1" if rank == 1 else "0")
-    return f"{rank}/{len(table.seats)}"
+    """How a game went for one of its players: 1, ½, 0, or a place at a table."""
+    return result_text(table, player)
 
 
-def crosstable(held: Held) -> dict[str, Any]:
-    """Two players: a grid of results; tables: rounds by tables with places."""
+CROSSTABLE_ROWS = 50  # lines on a page of the crosstable
+
+
+def crosstable(held: Held, page: int = 1) -> dict[str, Any]:
+    """A page of the crosstable by rounds, and for a small two-player round robin the grid."""
     t = held.state
-    rows = standings(t)
-    order = [r.player for r in rows]
-    if t.config.two_player:
-        grid = {
+    index = held.fold.crosstable
+    pages = max(1, -(-len(index.rows) // CROSSTABLE_ROWS))
+    page = min(max(page, 1), pages)
+    shown: dict[str, Any] = {
+        "columns": index.columns, "titles": [TIEBREAK_TITLES.get(n, n) for n in t.config.tiebreaks],
+        "lines": index.lines((page - 1) * CROSSTABLE_ROWS, CROSSTABLE_ROWS),
+        "page": page, "pages": pages, "per_page": CROSSTABLE_ROWS, "count": len(index.rows),
+        "rounds": bool(index.rounds), "grid": None,
+    }
+    if index.matrix_fits():
+        order = [r.player for r in index.rows]
+        shown["grid"] = {
             a: {b: [Cell(tb.game, outcome_text(t, tb, a), tb.annulled is not None)
                     for tb in t.games_of.get(a, ()) if b in tb.seats]
                 for b in order if b != a}
             for a in order
         }
-        return {"kind": "grid", "order": order, "grid": grid, "rows": rows,
-                "names": {p: name_of(t, p) for p in order}}
-    rounds: dict[Any, list[Table]] = {}
-    for table in t.tables:
-        rounds.setdefault(table.round, []).append(table)
-    return {"kind": "tables", "rounds": rounds, "rows": rows,
-            "names": {e.player: e.name for e in t.entrants},
-            "outcome": lambda table, player: outcome_text(t, table, player)}
+        shown["order"] = order
+        shown["names"] = {p: name_of(t, p) for p in order}
+    return shown
 
 
 def player_card(held: Held, player: str) -> dict[str, Any]:
     """One entrant's games, byes and standing."""
     t = held.state
-    row: Standing | None = next((r for r in standings(t) if r.player == player), None)
+    row: Standing | None = held.fold.standing_of.get(player)
     return {
         "name": name_of(t, player),
         "standing": row,
@@ -144,7 +192,18 @@ def player_card(held: Held, player: str) -> dict[str, Any]:
             for tb in t.games_of.get(player, ())
         ],
         "byes": [b for b in t.byes if b.player == player],
+        "left": left_text(held, player),
     }
+
+
+def left_text(held: Held, player: str) -> str | None:
+    """Whether, when, by whom and why an entrant left the event, in words (None: still in)."""
+    index = held.state.seeding.get(player)
+    left = None if index is None else held.state.entrants[index].left
+    if left is None:
+        return None
+    by = f" by {left.by}" if left.by else ""
+    return f"{left.how.capitalize()}{by} on {left.at:%d %B %Y}: {left.reason}."
 
 
 def next_pairing(held: Held, now: datetime) -> str:

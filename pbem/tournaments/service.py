@@ -10,9 +10,10 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import re
 import secrets
 from collections.abc import Callable, Iterable, Mapping
-from datetime import datetime, timedelta
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from sqlalchemy import select
@@ -29,38 +30,50 @@ from ..log.chain import GENESIS, now_text
 from ..log.games import Loaded, dice_held, load
 from ..models import Game, Player, Tournament, TournamentEntrant, TournamentSecret
 from ..play.start import TIMEOUT_POLICIES, start_game
-from . import duplicate, log, mails
-from .core import formats
-from .core.config import check_fits, check_limits, max_entrants, parse_config
+from . import duplicate, labels, log, mails
+from .core import entries, formats
+from .core.config import check_fits, check_limits, parse_config
 from .core.errors import TournamentError
 from .core.export import standings_hash
 from .core.fold import fold
 from .core.model import Event
 from .core.model import Tournament as State
 from .core.plans import Plan
-from .log import Held
+from .log import Folded, Held
 
 PAIRINGS_PER_TICK = 64  # a round robin pairs a round at a time; bounded so a tick ends
 
 
 def record(session: Session, held: Held, kind: str, payload: dict[str, Any]) -> Held:
     """Fold the event onto the tournament; append it only if the core accepts it."""
-    return checked_append(session, held.row, held.events, kind, payload)
+    return checked_append(session, held.row, held.state, kind, payload)
+
+
+def in_words(message: str, state: State | None) -> str:
+    """A refusal of the fold as a director reads it: no event number, names for player ids."""
+    text = re.sub(r"^event \d+ \([^)]*\): ", "", message)
+    for entrant in state.entrants if state is not None else ():
+        text = text.replace(repr(entrant.player), entrant.name)
+    return text
 
 
 def checked_append(
-    session: Session, row: Tournament, events: tuple[Event, ...], kind: str, payload: dict[str, Any]
+    session: Session, row: Tournament, state: State | None, kind: str, payload: dict[str, Any]
 ) -> Held:
-    """Append an event to a log after checking that the log still folds with it."""
+    """Append an event to a log after checking that the log still folds with it.
+
+    `state` is the fold of the log so far (None for a new log): the event is folded onto it,
+    and a refusal names its players.
+    """
     at = now_text()
     event = Event(row.head_seq + 1, kind, payload, datetime.fromisoformat(at))
     try:
-        state = fold((*events, event))
+        folded = fold((event,), after=state)
     except TournamentError as e:
-        raise Rejected(str(e)) from e
+        raise Rejected(in_words(str(e), state)) from e
     log.append(session, row, kind, payload, at=at)
     row.updated_at = clock.utcnow()
-    return Held(row, state, (*events, event))
+    return Held(row, Folded(folded))
 
 
 def create(session: Session, director: Player, fields: Mapping[str, Any]) -> Held:
@@ -70,6 +83,10 @@ def create(session: Session, director: Player, fields: Mapping[str, Any]) -> Hel
         raise Rejected("options must be an object: each game option's name and its value")
     if not isinstance(fields.get("preset"), str | None):
         raise Rejected("preset must be the name of one of the game's presets")
+    if not isinstance(fields.get("private"), bool | None):
+        raise Rejected("private must be true (entry by invitation only) or false")
+    if not isinstance(fields.get("description"), str | None):
+        raise Rejected("description must be text: notes for the entrants")
     if not isinstance(fields.get("table_sizes") or [], list | tuple):
         raise Rejected("table_sizes must be a list of seat counts, such as [4, 5]")
     try:
@@ -91,6 +108,12 @@ def create(session: Session, director: Player, fields: Mapping[str, Any]) -> Hel
     }
     if not payload["name"]:
         raise Rejected("give the tournament a name")
+    for key, words in TIMES.items():
+        if payload.get(key) is not None:
+            payload[key] = moment_of(payload[key], words)
+    description = str(payload.pop("description", None) or "").strip()
+    if description:
+        payload["description"] = description
     try:
         config = parse_config(payload)
         check_limits(config)
@@ -103,6 +126,10 @@ def create(session: Session, director: Player, fields: Mapping[str, Any]) -> Hel
     if config.duplicate and duplicate.refusal(kind):
         raise Rejected(str(duplicate.refusal(kind)))
     now = clock.utcnow()
+    for words, at in (("the start", config.starts_at),
+                      ("the entry deadline", config.registration_closes)):
+        if at is not None and at <= now:
+            raise Rejected(f"{words}, {entries.when(at)}, is already past")
     row = Tournament(
         public_id=new_public_id(session),
         name=config.name,
@@ -118,7 +145,19 @@ def create(session: Session, director: Player, fields: Mapping[str, Any]) -> Hel
     session.add(row)
     session.flush()
     session.add(TournamentSecret(tournament_id=row.id, seed=seed))
-    return checked_append(session, row, (), "create", payload)
+    return checked_append(session, row, None, "create", payload)
+
+
+TIMES = {"starts_at": "the start", "registration_closes": "the entry deadline"}
+
+
+def moment_of(value: Any, words: str) -> str:
+    """A time as the logs write it (ISO 8601 UTC); a time without a zone is UTC."""
+    try:
+        when = datetime.fromisoformat(str(value).strip())
+    except ValueError as e:
+        raise Rejected(f"give {words} as YYYY-MM-DD HH:MM (UTC), not {shown(value)}") from e
+    return (when.replace(tzinfo=UTC) if when.tzinfo is None else when.astimezone(UTC)).isoformat()
 
 
 def new_public_id(session: Session) -> str:
@@ -129,20 +168,48 @@ def new_public_id(session: Session) -> str:
             return candidate
 
 
-def register(session: Session, held: Held, player: Player, rating: float | None = None) -> Held:
-    """Enter a player (refused twice, after the start or once registration closed)."""
+def register(session: Session, held: Held, player: Player, rating: float | None = None,
+             rated_games: int | None = None, by: str | None = None,
+             ctx: Context | None = None) -> Held:
+    """Enter a player while entries are open (before the start, or late where the format
+    takes late entrants); refused twice, or with the rule the entry breaks, in words.
+
+    `rating` and `rated_games` are the player's in the event's game; `by` names who entered
+    or invited them (the director, or "the operator"), which a private event needs. With
+    `ctx`, a late entrant is paired at once when that is due (as a free player would be).
+    """
     entered = entrant_ids(session, held.row, ("active",))
     if player.id in entered:
         raise Rejected(f"{player.name} is already registered for {held.row.name}")
-    if len(entered) >= max_entrants(held.state.config):
-        raise Rejected(f"{held.row.name} is full: it takes at most "
-                       f"{max_entrants(held.state.config)} players")
-    held = record(
-        session, held, "register", {"player": str(player.id), "name": player.name, "rating": rating}
-    )
+    why = "the event is over" if held.state.closed else entries.refusal(
+        entry_field(held.state), entries.Entry(player.name, rating, rated_games, by is not None),
+        clock.utcnow())
+    if why is not None:
+        raise Rejected(f"{player.name} cannot enter {held.row.name}: {why}")
+    payload: dict[str, Any] = {"player": str(player.id), "name": player.name, "rating": rating}
+    if rated_games is not None:
+        payload["rated_games"] = rated_games
+    if by is not None:
+        payload["by"] = by
+    held = record(session, held, "register", payload)
     session.merge(TournamentEntrant(tournament_id=held.row.id, player_id=player.id,
                                     status="active"))
+    if ctx is not None and held.state.started:
+        held = tick(session, ctx, held, clock.utcnow(), summaries=False)
     return held
+
+
+def entry_field(state: State) -> entries.Field:
+    """The event as an entry finds it now."""
+    return entries.Field(state.config, state.started, state.last_round(), state.entries_closed,
+                         len(state.active()))
+
+
+def entries_closed(state: State, now: datetime) -> str | None:
+    """Say why nobody may enter now, or None while entries are open."""
+    if state.closed:
+        return "the event is over"
+    return entries.closed(entry_field(state), now)
 
 
 def entrant_ids(session: Session, row: Tournament, statuses: Iterable[str]) -> set[int]:
@@ -177,11 +244,31 @@ def start(session: Session, ctx: Context, held: Held, now: datetime) -> Held:
     """Close registration, fix the seeding, and pair whatever is due."""
     if held.state.started:
         raise Rejected(f"{held.row.name} has already started")
+    return tick(session, ctx, begin(session, held), now)
+
+
+def begin(session: Session, held: Held) -> Held:
+    """Log the start with the seeding; the event is running from now on."""
     secret = session.get(TournamentSecret, held.row.id)
     assert secret is not None
     held = record(session, held, "start", {"entrants": seeding_order(held.state, secret.seed)})
     held.row.status = "running"
-    return tick(session, ctx, held, now)
+    return held
+
+
+def awaits_entries(state: State, now: datetime) -> bool:
+    """Tell whether an event whose games are all played stays open for late entrants: it
+    does until the entry deadline the director set (without one, it closes at once)."""
+    return (state.config.registration_closes is not None
+            and entries.closed(entry_field(state), now) is None)
+
+
+def due_to_start(state: State, now: datetime) -> bool:
+    """Tell whether an event's scheduled start has come with enough entrants to start."""
+    at = state.config.starts_at
+    least = formats.format_of(state).fewest_entrants(state.config)
+    return (not state.started and at is not None and now >= at
+            and len(state.active()) >= least)
 
 
 def away_players(session: Session, held: Held, now: datetime) -> frozenset[str]:
@@ -206,13 +293,16 @@ def tick(
     """
     if held.state.closed:
         return held
+    if due_to_start(held.state, now):  # a scheduled start: the clock's pass starts the event
+        held = begin(session, held)
     held = catch_up(session, ctx, held)
     for _ in range(PAIRINGS_PER_TICK):
         due = formats.plan(held.state, now, away_players(session, held, now))
         if due is None:
             break
         held = pair(session, ctx, held, due)
-    if held.state.started and formats.is_over(held.state):
+    if held.state.started and formats.is_over(held.state) and not awaits_entries(held.state,
+                                                                                    now):
         held = close(session, ctx, held)
     elif summaries and weekly(held.state, now):
         week = now.isocalendar()
@@ -228,23 +318,24 @@ def pair(session: Session, ctx: Context, held: Held, plan: Plan) -> Held:
     dice: dict[str, Any] = {}
     if config.duplicate and plan.round is not None:
         dice = {"stream": duplicate.stream_name(held.public_id, plan.round), "dice_scheme": 2}
+    starting = labels.while_pairing(ctx, plan.round)
     for seats in plan.tables:
         players = [session.get(Player, int(p)) for p in seats]
         loaded = start_game(
             session,
-            ctx,
+            starting,
             config.kind,
             [(p.email, p.name) for p in players if p is not None],
             options=dict(config.options),
             preset=config.preset,
-            deadline_hours=max(1, round(config.deadline_hours)),
+            deadline_hours=config.game_hours,
             timeout_policy=config.timeout_policy,
             tournament_id=held.row.id,
             **dice,
         )
         games.append(loaded.game.public_id)
     held = record(session, held, "pair", plan.payload(games))
-    if plan.round is not None and plan.round > 1 and formats.format_of(held.state).round_by_round:
+    if plan.round is not None and formats.format_of(held.state).round_by_round:
         mails.queue_summary(session, ctx, held, f"round {plan.round} is paired", f"r{plan.round}")
     return held
 
@@ -337,9 +428,11 @@ def on_game_end(session: Session, ctx: Context, loaded: Loaded) -> None:
 
 def tick_all(run: Callable[[Callable[[Session], Any]], Any], ctx: Context,
              now: datetime) -> list[str]:
-    """Tick every running tournament, each in its own transaction; the errors in words."""
-    ids = run(lambda s: list(s.scalars(select(Tournament.public_id)
-                                       .where(Tournament.status == "running"))))
+    """Tick every running tournament (and start those whose time has come), each in its own
+    transaction; the errors in words."""
+    # Events still taking entries too: one may have a scheduled start that has come.
+    ids = run(lambda s: list(s.scalars(select(Tournament.public_id).where(
+        Tournament.status.in_(("running", "registering"))))))
     errors = []
     for public_id in ids:
 

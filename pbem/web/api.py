@@ -67,7 +67,7 @@ def game_json(loaded: Loaded) -> dict[str, Any]:
         "head": {"seq": game.head_seq, "hash": game.head_hash},
         "players": [s.player.name for s in game.seats],
         "commitment": loaded.setup.commitment,
-        "position": present.position(loaded.rules, loaded.state, None, loaded.ruling),
+        "position": present.of_game(loaded, None),
     }
 
 

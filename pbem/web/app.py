@@ -9,6 +9,8 @@ from typing import Any
 from flask import Flask, current_app, g, jsonify, render_template, request
 from werkzeug.exceptions import HTTPException
 
+from engine.figures import counted, figure
+
 from ..clock import away_note
 from ..config import TEMPLATES, load_settings
 from ..errors import Busy, PbemError
@@ -17,6 +19,7 @@ from ..links import check_key
 from ..present import ordinal
 from ..ratings import records
 from ..services import Services
+from ..tournaments.labels import label_of
 from ..tournaments.service import on_game_end
 from . import (
     api,
@@ -57,13 +60,17 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     for number, key in enumerate(app.config["SECRET_KEY_FALLBACKS"] or (), 1):
         check_key(key, f"fallback key {number}")
     services = Services.from_settings(settings)
-    # Games that belong to a tournament report their end to it, in the same transaction.
-    services.ctx = replace(services.ctx, on_game_end=(on_game_end, records.on_game_end))
+    # Games that belong to a tournament report their end to it, in the same transaction,
+    # and their mails name the event and the round (tournaments.labels).
+    services.ctx = replace(services.ctx, on_game_end=(on_game_end, records.on_game_end),
+                           game_label=label_of)
     app.extensions["pbem"] = services
     app.jinja_env.globals["csrf_token"] = csrf_token
     app.jinja_env.globals["away_note"] = away_note
     app.jinja_env.globals["seat_token"] = seat_token
     app.jinja_env.filters["ordinal"] = ordinal
+    app.jinja_env.filters["figure"] = figure
+    app.jinja_env.filters["counted"] = counted
     app.jinja_env.trim_blocks = True
     app.jinja_env.lstrip_blocks = True
 

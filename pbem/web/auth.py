@@ -81,8 +81,16 @@ def signin_link(token: str) -> Any:
                 player=player,
                 token=token,
                 next=safe_next(request.args.get("next")),
+                ask_name=players.unnamed(player),
             )
-    player = svc.write(lambda s: players.use_signin(s, grant))
+
+    def use(s: Session) -> Player:
+        player = players.use_signin(s, grant)
+        if players.unnamed(player):  # asked once: a name given is kept, none asks again
+            players.give_name(player, request.form.get("name"))
+        return player
+
+    player = svc.write(use)
     if player.mail_failing_at is not None:
         # The sign-in link reached the address: it works again, and its held mail goes out.
         released = svc.write(lambda s: mail_works(s, player.id))

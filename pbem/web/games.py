@@ -12,11 +12,11 @@ import engine
 from .. import present
 from ..bounds import MAX_SEATS, is_row_id, whole
 from ..errors import NotFound, PbemError, Rejected
-from ..log.games import Loaded, count_games, games_of, load, recent_games
+from ..log.games import Loaded, count_games, directed, games_of, load, recent_games
 from ..models import Player
-from ..play.director import may_direct
 from ..play.start import MAX_DEADLINE_HOURS, start_game, start_mirror
 from ..services import services
+from ..tournaments.labels import label_of
 from . import bounced, listing
 from .helpers import check_open, current_player
 from .luck import game_luck, player_luck
@@ -170,14 +170,19 @@ def show(public_id: str) -> str:
                 [s.player for s in loaded.game.seats], player, may_see=seated or directs_game
             ),
             game=loaded.game,
+            event=label_of(session, services().ctx, loaded.game),
             players=[s.player for s in loaded.game.seats],
-            pos=present.position(loaded.rules, loaded.state, seat, loaded.ruling),
+            pos=present.of_game(loaded, seat),
             options=present.options_played(loaded.rules, loaded.setup.options),
             rulings=game_rulings(loaded.game.kind),
             commitment=loaded.setup.commitment,
             player=player,
             play_token=play_token,
-            directs=may_direct(loaded.game, player),
+            directs=directs_game,
+            directed=[
+                present.sentence(loaded.rules, loaded.state, entry, loaded.setup)
+                for entry in directed(session, loaded.game)
+            ],
             luck=game_luck(session, loaded),
             luck_explained=loaded.rules.luck.explain if loaded.rules.luck else None,
         )

@@ -60,7 +60,7 @@ def history(public_id: str, seq: str | None = None) -> Any:
         prev_act=prev_act,
         next_act=next_act,
         pages=pager(at // HISTORY_PAGE, head // HISTORY_PAGE, HISTORY_PAGE, head),
-        pos=present.position(loaded.rules, states[at - first], None),
+        pos=present.position(loaded.rules, states[at - first], None, gone=loaded.gone),
     )
 
 
@@ -148,10 +148,10 @@ def checked(game: Game, log: list[store.LogEntry]) -> audit.Report:
     return audit.verify(header, shown, (game.head_seq, game.head_hash))
 
 
-def page_number(text: str, pages: int) -> int:
+def page_number(text: str, pages: int, of: str = "of this audit") -> int:
     """A page's index from its number in a URL (1 to pages); NotFound with a plain message."""
     if not re.fullmatch(r"[0-9]{1,6}", text) or not 1 <= int(text) <= pages:
-        raise NotFound(f"{text[:20]!r} is not a page of this audit: its pages are 1 to {pages}")
+        raise NotFound(f"{text[:20]!r} is not a page {of}: its pages are 1 to {pages}")
     return int(text) - 1
 
 

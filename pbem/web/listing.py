@@ -10,6 +10,7 @@ from sqlalchemy.orm import Session
 
 import engine
 
+from .. import present
 from ..links import MoveGrant, Signer
 from ..log.games import dice_held, loaded_from
 from ..models import Game, Player
@@ -52,7 +53,8 @@ def row(session: Session, signer: Signer, game: Game, viewer: Player | None) -> 
     loaded = loaded_from(session, game)
     rules, state, pending = loaded.rules, loaded.state, loaded.pending
     if loaded.ruling is not None:
-        return Row(game, rules.title, f"over: {loaded.ruling.text}", None)
+        ruled = present.ruling_text(rules, state, loaded.ruling)
+        return Row(game, rules.title, f"over: {ruled}", None)
     if isinstance(pending, engine.Finished):
         return Row(game, rules.title, f"over: {pending.outcome.reason}", None)
     if not isinstance(pending, engine.Await):  # the server rolls at once; this is a moment

@@ -48,7 +48,7 @@ def page(session: Session, grant: MoveGrant, *, status: int = 200, **extra: Any)
     ):
         state = "continuing"
     fresh = svc.signer.move_token(loaded.grant(grant.seat)) if can_act else None
-    pos = present.position(loaded.rules, loaded.state, grant.seat, loaded.ruling)
+    pos = present.of_game(loaded, grant.seat)
     stages = staged(loaded, grant.seat, fresh, pos["legal"]) if fresh else None
     shown = tuple(pos["legal"]) if stages is None else stages["actions"]
     # Point-and-click groups are for this page only, not for every mail built on a move.

@@ -11,12 +11,11 @@ from sqlalchemy.orm import Session
 from .. import clock
 from ..errors import NotYet
 from ..models import Tournament
-from ..ratings.current import rating_of
+from ..ratings.current import entry_record
 from ..services import services
 from ..tournaments import boards, reports, service
 from ..tournaments.core import formats
 from ..tournaments.core.export import results, standings_rows
-from ..tournaments.core.standings import standings
 from ..tournaments.log import Held, load
 from .api import api_player, body
 
@@ -33,6 +32,8 @@ def summary(held: Held) -> dict[str, Any]:
         "format": reports.describe(held), "entrants": len(t.entrants),
         "games": len(t.tables), "next_pairing": reports.next_pairing(held, now),
         "forecast_end": end.isoformat() if end else None,
+        "description": t.config.description, "entries": reports.entry_rules(held, now),
+        "entries_open": service.entries_closed(t, now) is None,
     }
 
 
@@ -61,7 +62,7 @@ def show(public_id: str) -> Any:
     """One event with its standings."""
     with services().db.read() as session:
         held = load(session, public_id)
-        return jsonify({**summary(held), "standings": standings_rows(standings(held.state))})
+        return jsonify({**summary(held), "standings": standings_rows(held.standings)})
 
 
 @bp.get("/<public_id>/results")
@@ -69,7 +70,7 @@ def results_json(public_id: str) -> Any:
     """The results export: enough to recompute the standings and check the pairings."""
     with services().db.read() as session:
         held = load(session, public_id)
-        return jsonify(results(held.state, held.public_id))
+        return jsonify(results(held.state, held.public_id, held.standings))
 
 
 @bp.post("/<public_id>/register")
@@ -81,7 +82,7 @@ def register(public_id: str) -> Any:
         held = load(session, public_id, for_update=True)
         player = api_player(session)
         held = service.register(session, held, player,
-                                rating_of(session, player.id, held.row.kind))
+                                *entry_record(session, player.id, held.row.kind), ctx=svc.ctx)
         return {"registered": str(player.id), "entrants": len(held.state.entrants)}
 
     return jsonify(svc.write(work)), 201
@@ -92,7 +93,7 @@ def games(public_id: str) -> Any:
     """Every game of the event with its round, seats and result."""
     with services().db.read() as session:
         held = load(session, public_id)
-        return jsonify(results(held.state, held.public_id)["games"])
+        return jsonify(results(held.state, held.public_id, held.standings)["games"])
 
 
 @bp.get("/<public_id>/boards/<int:number>")

@@ -13,23 +13,31 @@ import engine
 from .. import clock
 from ..bounds import MAX_SEATS, number, whole
 from ..errors import Forbidden, NotFound, PbemError, Rejected
-from ..log.games import dice_held
-from ..log.games import load as load_game
+from ..log.games import dice_held, load_many
 from ..models import Player, Tournament
+from ..play.players import unnamed
 from ..play.start import player_for
-from ..ratings.current import rating_of
+from ..ratings.current import entry_record
 from ..services import services
 from ..tournaments import boards, directing, exports, mails, reports, service
 from ..tournaments.core import formats
-from ..tournaments.core.config import DEADLINE_HOURS, DEFAULT_DEADLINE_HOURS
+from ..tournaments.core.config import (
+    DEADLINE_HOURS,
+    DEFAULT_DEADLINE_HOURS,
+    RATED_GAMES,
+    RATINGS,
+)
 from ..tournaments.core.contract import Setting
-from ..tournaments.core.standings import standings
+from ..tournaments.core.model import Table, Undone
 from ..tournaments.core.tiebreaks import TITLES
 from ..tournaments.log import Held, load
 from . import bounced
 from .helpers import current_player
+from .history import page_number, pager
 
 bp = Blueprint("tournaments", __name__, url_prefix="/tournaments")
+GAMES_PAGE = 50  # games on a page of an event's games
+STANDINGS_PAGE = 50  # lines on a page of the standings
 
 
 
@@ -58,7 +66,8 @@ def setting_from(form: Any, setting: Setting) -> int | float | None:
 def fields_from(form: Any) -> dict[str, Any]:
     """The new-tournament form as the service's fields, each number within its limits."""
     text = form.get("deadline_hours", "").strip()
-    hours = number(text, "deadline hours", *DEADLINE_HOURS) if text else None
+    low, high = DEADLINE_HOURS
+    hours = whole(text, "hours per decision", int(low), int(high)) if text else None
     return {
         "name": form.get("name", ""),
         "system": form.get("system", ""),
@@ -71,6 +80,33 @@ def fields_from(form: Any) -> dict[str, Any]:
         "timeout_policy": form.get("timeout_policy", "forfeit"),
         "rated": form.get("rated") == "on",
         "duplicate": form.get("duplicate") == "on" or None,
+        **entry_fields(form),
+    }
+
+
+def entry_fields(form: Any) -> dict[str, Any]:
+    """Who may enter and when, from the new-tournament form; each number within its limits."""
+    def given(name: str) -> str | None:
+        return form.get(name, "").strip() or None
+
+    def bounded(name: str, words: str, low: int, high: int) -> int | None:
+        text = given(name)
+        return None if text is None else whole(text, words, low, high)
+
+    def rating(name: str, words: str) -> float | None:
+        text = given(name)
+        return None if text is None else number(text, words, *RATINGS)
+
+    return {
+        "description": given("description"),
+        "max_players": bounded("max_players", "the player limit", 2, 512),
+        "registration_closes": given("registration_closes"),
+        "starts_at": given("starts_at"),
+        "private": form.get("private") == "on" or None,
+        "rating_min": rating("rating_min", "the least rating"),
+        "rating_max": rating("rating_max", "the most rating"),
+        "min_rated_games": bounded("min_rated_games", "the rated games asked for", 0,
+                                   RATED_GAMES),
     }
 
 
@@ -123,7 +159,9 @@ def home(public_id: str) -> str:
             bounced=bounced.event_notices(
                 session, held.state.seeding, player, directs=directing.may_direct(held, player)
             ),
-            rows=standings(held.state)[:10],
+            rows=held.standings[:10],
+            entries_closed=service.entries_closed(held.state, now),
+            entry_rules=reports.entry_rules(held, now),
             away=[reports.name_of(held.state, p) for p in mails.last_away(held)],
         )
 
@@ -137,10 +175,17 @@ def register(public_id: str) -> Any:
         held = load(session, public_id, for_update=True)
         player = current_player(session)
         email = request.form.get("email", "").strip()
+        # The director's entries and links are invitations: they enter a private event too.
+        by = player.name if player is not None and directing.may_direct(held, player) else None
         if player is not None and (not email or email.lower() == player.email):
-            service.register(session, held, player, rating_of(session, player.id, held.row.kind))
+            service.register(session, held, player,
+                             *entry_record(session, player.id, held.row.kind), by=by,
+                             ctx=svc.ctx)
             return f"You are entered in {held.row.name}."
-        mails.queue_registration(session, svc.ctx, held, player_for(session, email).email)
+        if by is None and held.state.config.private:
+            raise Rejected(f"entry to {held.row.name} is by the director's invitation only")
+        mails.queue_registration(session, svc.ctx, held, player_for(session, email).email,
+                                 inviter=player)
         return f"A registration link went to {email}: open it to confirm."
 
     flash(svc.write(work))
@@ -149,23 +194,35 @@ def register(public_id: str) -> Any:
 
 @bp.route("/register/<token>", methods=["GET", "POST"])
 def register_link(token: str) -> Any:
-    """The mailed link: GET shows a button (mail scanners open links); POST enters."""
+    """The mailed link: GET shows a button (mail scanners open links); POST enters.
+
+    Whoever has no name yet is asked for the one other players will see."""
     svc = services()
-    public_id, email = svc.signer.read_register_token(token)
-    if request.method != "POST":
-        with svc.db.read() as session:
-            held = load(session, public_id)
-            return render_template("tournaments/register.html", held=held, email=email,
-                                   token=token)
+    public_id, email, by = svc.signer.read_register_token(token)
+    error = None
+    if request.method == "POST":
+        def work(session: Session) -> None:
+            held = load(session, public_id, for_update=True)
+            player = player_for(session, email, request.form.get("name"))
+            if unnamed(player):
+                raise Rejected("give your name, as the other players will see it")
+            service.register(session, held, player,
+                             *entry_record(session, player.id, held.row.kind), by=by,
+                             ctx=svc.ctx)
 
-    def work(session: Session) -> None:
-        held = load(session, public_id, for_update=True)
-        player = player_for(session, email)
-        service.register(session, held, player, rating_of(session, player.id, held.row.kind))
-
-    svc.write(work)
-    flash(f"{email} is entered. Game invitations come by mail once the event starts.")
-    return redirect(url_for("tournaments.home", public_id=public_id), code=303)
+        try:
+            svc.write(work)
+        except Rejected as e:
+            error = str(e)
+        else:
+            flash(f"{email} is entered. Game invitations come by mail once the event starts.")
+            return redirect(url_for("tournaments.home", public_id=public_id), code=303)
+    with svc.db.read() as session:
+        held = load(session, public_id)
+        known = session.scalars(select(Player).where(Player.email == email)).first()
+        return render_template("tournaments/register.html", held=held, email=email,
+                               token=token, error=error, form=request.form,
+                               ask_name=known is None or unnamed(known)), (422 if error else 200)
 
 
 @bp.post("/<public_id>/withdraw")
@@ -192,28 +249,55 @@ def standings_page(public_id: str) -> str:
     """Standings with tie-break columns, each player's arithmetic and why ties fell."""
     with services().db.read() as session:
         held = held_or_404(session, public_id)
-        return render_template("tournaments/standings.html", held=held,
-                               rows=standings(held.state), titles=TITLES,
-                               ordering=reports.ordering(held))
+        rows = held.standings
+        pages = max(1, -(-len(rows) // STANDINGS_PAGE))
+        page = page_number(request.args.get("page", "1"), pages, "of these standings")
+        return render_template(
+            "tournaments/standings.html", held=held, titles=TITLES,
+            rows=rows[page * STANDINGS_PAGE:(page + 1) * STANDINGS_PAGE], count=len(rows),
+            first=page * STANDINGS_PAGE + 1, ordering=reports.ordering(held),
+            pages=pager(page, pages - 1, STANDINGS_PAGE, len(rows) - 1))
 
 
 @bp.get("/<public_id>/crosstable")
 def crosstable(public_id: str) -> str:
-    """A grid of results (two players), or rounds by tables (multiplayer)."""
+    """The crosstable by rounds, a page of lines at a time; the grid for a small round robin."""
     with services().db.read() as session:
         held = held_or_404(session, public_id)
-        return render_template("tournaments/crosstable.html", held=held,
-                               table=reports.crosstable(held))
+        count = len(held.state.entrants)
+        pages = max(1, -(-count // reports.CROSSTABLE_ROWS))
+        page = page_number(request.args.get("page", "1"), pages, "of this crosstable")
+        table = reports.crosstable(held, page + 1)
+        return render_template(
+            "tournaments/crosstable.html", held=held, table=table,
+            pages=pager(page, pages - 1, reports.CROSSTABLE_ROWS, count - 1))
 
 
 @bp.get("/<public_id>/games")
 def pairings(public_id: str) -> str:
-    """Every game by round: who plays, whose turn it is and until when."""
+    """Every game by round, newest first, a page at a time: who plays, whose turn, until when."""
     with services().db.read() as session:
         held = held_or_404(session, public_id)
-        games = []
-        for table in reversed(held.state.tables):
-            loaded = load_game(session, table.game)
+        # Games and undone pairings (kept on the record), newest first, a page at a time.
+        entries: list[Table | Undone] = sorted(
+            [*held.state.tables, *held.state.undone],
+            key=lambda e: -(e.table.seq if isinstance(e, Undone) else e.seq))
+        count = len(entries)
+        pages = max(1, -(-count // GAMES_PAGE))
+        page = page_number(request.args.get("page", "1"), pages, "of this event's games")
+        shown = entries[page * GAMES_PAGE:(page + 1) * GAMES_PAGE]
+        found = load_many(session, [e.game for e in shown if isinstance(e, Table)])
+        games: list[dict[str, Any]] = []
+        for entry in shown:
+            if isinstance(entry, Undone):
+                games.append({"table": entry.table, "status": "undone", "undone": entry,
+                              "names": [reports.name_of(held.state, p)
+                                        for p in entry.table.seats]})
+                continue
+            table = entry
+            loaded = found.get(table.game)
+            if loaded is None:
+                raise NotFound(f"there is no game {table.game!r}")
             names = [reports.name_of(held.state, p) for p in table.seats]
             if dice_held(session, loaded.game):  # neither its turns nor its end, for now
                 games.append({"table": table, "status": "held", "names": names})
@@ -223,7 +307,9 @@ def pairings(public_id: str) -> str:
             games.append({"table": table, "status": loaded.game.status, "names": names,
                           "waiting": [loaded.player(s).name for s in awaited],
                           "deadline": deadline})
-        return render_template("tournaments/games.html", held=held, games=games)
+        return render_template(
+            "tournaments/games.html", held=held, games=games, count=count,
+            first=page * GAMES_PAGE + 1, pages=pager(page, pages - 1, GAMES_PAGE, count - 1))
 
 
 @bp.get("/<public_id>/boards/<int:number>")
@@ -252,10 +338,13 @@ EXPORTS = {
     "results.json": ("results", "application/json"),
     "deadlines.ics": ("ics", "text/calendar"),
     "log.jsonl": ("log", "application/x-ndjson"),
+    "crosstable.csv": ("crosstable-csv", "text/csv"),
+    "crosstable.json": ("crosstable-json", "application/json"),
 }
 
 
-@bp.get("/<public_id>/<any('standings.csv', 'results.json', 'deadlines.ics', 'log.jsonl'):name>")
+@bp.get("/<public_id>/<any('standings.csv', 'results.json', 'deadlines.ics', 'log.jsonl', "
+        "'crosstable.csv', 'crosstable.json'):name>")
 def export(public_id: str, name: str) -> Response:
     """The exports: standings CSV, results JSON, deadlines ICS, the event log."""
     what, mimetype = EXPORTS[name]

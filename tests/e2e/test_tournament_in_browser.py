@@ -35,6 +35,8 @@ def enter(server: Server, page: Any, tournament: str, address: str) -> None:
     mail = wait_for_mail(server.sink, lambda m: address in str(m["To"])
                          and "registration link" in str(m["Subject"]), "a registration link")
     page.goto(link_in(mail, "tournaments/register"))
+    page.get_by_label("Your name, as the other players will see it").fill(
+        address.split("@")[0].title())
     button = page.get_by_role("button", name="Confirm my entry")
     assert button.is_visible()
     button.click()

@@ -3,13 +3,16 @@
 from __future__ import annotations
 
 import random
+from collections import Counter
 from typing import Any
 
 import pytest
+from hypothesis import Phase, assume, given, settings
+from hypothesis import strategies as st
 
 import engine
 from engine.games.mars import moves
-from engine.games.mars.choices import SHOWN
+from engine.games.mars.choices import SHOWN, _piece_of
 from engine.games.mars.state import to_pos
 
 QUESTIONS_SHOWN = 48  # a stage never asks more than a few dozen answers
@@ -104,3 +107,57 @@ def test_the_moves_a_menu_remembers_stay_with_their_own_state() -> None:
     after = engine.step(rules, state, engine.Played(seat, action))
     assert "_stage_moves" not in after.__dict__
     assert rules.menu(state, seat, {}) == first, "asked again, the same menu"
+
+
+def pieces_that_move(legal: tuple[str, ...]) -> int:
+    """How many of the seat's pieces have a legal move now (the Mad Dog and '+' count)."""
+    return len({_piece_of(a) for a in legal})
+
+
+PIECES = {"one": lambda n: n == 1, "two": lambda n: n == 2, "many": lambda n: n >= 3}
+SEARCHED = 30  # decisions looked at past the `plies`-th before taking an earlier one
+
+
+def a_position(kind: str, seats: int, seed: int, plies: int, pieces: str) -> tuple[Any, int] | None:
+    """A move decision of a random game with that many pieces to move: the first one from the
+    `plies`-th decision on, else the last one before it (None if the game has none so far).
+    """
+    rules = engine.rules_for(kind)
+    rng = random.Random(seed)
+    phase = kind == "martian-race" and seed % 2 == 1  # the Mad Dog joins the race late
+    state = rules.start(seats, {"mad_dog_phase": True} if phase else {})
+    found = None
+    for decisions in range(plies + SEARCHED):
+        while not isinstance(pending := rules.pending(state), engine.Await | engine.Finished):
+            state = engine.step(rules, state, chance(rng, pending))
+        if isinstance(pending, engine.Finished):
+            break
+        (seat,) = pending.seats
+        actions = rules.legal(state, seat)
+        if state.chooser is None and PIECES[pieces](pieces_that_move(actions)):
+            found = (state, seat)
+            if decisions >= plies:
+                break
+        state = engine.step(rules, state, engine.Played(seat, rng.choice(actions)))
+    return found
+
+
+@pytest.mark.parametrize("pieces", sorted(PIECES))
+# Each example plays a game: few examples, and no explain phase (it replays hundreds) on failure.
+@settings(max_examples=4, phases=[Phase.explicit, Phase.generate, Phase.shrink])
+@given(
+    kind=st.sampled_from(["martian-race", "mad-dog"]),
+    seats=st.integers(2, 4),
+    seed=st.integers(0, 2**32),
+    plies=st.integers(0, 40),
+)
+def test_every_answer_of_every_stage_leads_to_exactly_the_legal_moves(
+    pieces: str, kind: str, seats: int, seed: int, plies: int
+) -> None:
+    found = a_position(kind, seats, seed, plies, pieces)
+    assume(found is not None)
+    assert found is not None
+    state, seat = found
+    rules = engine.rules_for(kind)
+    reached = walk(rules, state, seat, {})
+    assert Counter(reached) == Counter(rules.legal(state, seat)), "each legal move, once"

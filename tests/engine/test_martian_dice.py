@@ -7,7 +7,7 @@ import random
 from dataclasses import replace
 
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from engine import (
@@ -762,3 +762,35 @@ def test_the_bot_scores_far_more_per_turn_than_naive_policies():
 def test_describe_does_not_guess_a_missing_decision():
     state = roll(started(), T=1, R=3, H=4, C=3, K=2)
     assert RULES.describe(state, Played(RED, "H"), None) == "Red plays H"
+
+
+@settings(max_examples=20)  # each example plays a whole game
+@given(seed=st.integers(0, 2**32), seats=st.integers(2, 5))
+def test_a_pick_either_adds_to_the_turn_or_passes_the_dice_on(seed: int, seats: int) -> None:
+    # So the picks of one seat in one round never stay as they were after a pick: whether
+    # same_turn asks for more picks (>) or as many (>=) gives the same answer in play.
+    rng = random.Random(seed)
+    state = RULES.start(seats, {})
+    while not isinstance(pending := RULES.pending(state), Finished):
+        if not isinstance(pending, Await):
+            state = step(RULES, state, chance_event(rng, pending))
+            continue
+        (seat,) = pending.seats
+        after = step(RULES, state, Played(seat, rng.choice(RULES.legal(state, seat))))
+        while isinstance(due := RULES.pending(after), Roll):
+            after = step(RULES, after, chance_event(rng, due))
+        if (after.to_move, after.round) == (state.to_move, state.round):
+            assert after.picks[:-1] == state.picks and len(after.picks) == len(state.picks) + 1
+            assert RULES.same_turn(state, after)
+        else:
+            assert after.picks == () and not RULES.same_turn(state, after)
+        state = after
+
+
+def test_a_state_does_not_continue_itself():
+    # The one pair of states that tells `>` from `>=` in same_turn: nothing was picked.
+    state = roll(started(), R=2, H=2, C=2, K=2, T=5)
+    state = play(state, "R roll")
+    state = roll(state, R=3, H=1, C=2, K=0, T=0)
+    assert state.picks == ("R roll",)
+    assert not RULES.same_turn(state, state)

@@ -109,7 +109,12 @@ class MartianDice(Rules[DiceState]):
         return parse_pick(state, text)
 
     def same_turn(self, before: DiceState, after: DiceState) -> bool:
-        """The same seat picking again with the picks of its turn so far kept."""
+        """The same seat picking again with the picks of its turn so far kept.
+
+        In play a pick either adds one to the turn's picks or passes the dice on, so the
+        picks never stay as they were: asking for as many picks (>=) instead of more would
+        differ only for a state compared with itself, which continues nothing.
+        """
         return (
             before.to_move == after.to_move
             and before.round == after.round

@@ -5,6 +5,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from engine.figures import figure
+
 from . import formats
 from .errors import (
     BadFormat,
@@ -13,6 +15,7 @@ from .errors import (
     moment,
     optional_number,
     optional_text,
+    optional_whole,
     text,
 )
 from .model import Config
@@ -27,12 +30,16 @@ DEFAULT_DEADLINE_HOURS = 72.0
 # format bounds its own settings (contract.Setting.most). Checked where an event is created,
 # not when a log is folded: a log is never refused later.
 DEADLINE_HOURS = (1.0, 2160.0)
+DESCRIPTION_CHARS = 2000  # the director's notes: a few paragraphs
+RATINGS = (0.0, 4000.0)  # rating bounds an event may set
+RATED_GAMES = 10000  # the most rated games an event may ask an entrant to have played
 
 # Every event's fields; each format adds its own settings (see contract.Setting).
 COMMON = (
     "name", "system", "kind", "preset", "options", "table_sizes", "deadline_hours",
     "timeout_policy", "scoring", "tiebreaks", "rated", "registration_closes", "director",
-    "commitment", "duplicate",
+    "commitment", "duplicate", "description", "max_players", "starts_at", "private",
+    "rating_min", "rating_max", "min_rated_games",
 )
 
 
@@ -86,6 +93,10 @@ def parse_config(payload: Mapping[str, Any], where: str = "create") -> Config:
                 if (value := s.read(payload, where)) is not None}
     key_closes = "registration_closes"
     closes = payload.get(key_closes)
+    starts = payload.get("starts_at")
+    description = payload.get("description") or ""
+    if not isinstance(description, str):
+        raise InvalidEvent(f"{where}: 'description' must be text, got {description!r}")
     deadline = optional_number(payload, "deadline_hours", where)
     config = Config(
         name=text(payload, "name", where),
@@ -103,6 +114,13 @@ def parse_config(payload: Mapping[str, Any], where: str = "create") -> Config:
         registration_closes=None if closes is None else moment(payload, key_closes, where),
         director=text(payload, "director", where),
         duplicate=bool(payload.get("duplicate", False)),
+        description=description,
+        max_players=optional_whole(payload, "max_players", where, 1),
+        starts_at=None if starts is None else moment(payload, "starts_at", where),
+        private=bool(payload.get("private", False)),
+        rating_min=optional_number(payload, "rating_min", where),
+        rating_max=optional_number(payload, "rating_max", where),
+        min_rated_games=optional_whole(payload, "min_rated_games", where),
     )
     check_system(config, where)
     return config
@@ -125,19 +143,51 @@ def check_system(config: Config, where: str = "create") -> None:
 def check_limits(config: Config, where: str = "create") -> None:
     """Raise BadFormat naming the first number beyond what a new event may ask for."""
     low, high = DEADLINE_HOURS
-    if not low <= config.deadline_hours <= high:
-        raise BadFormat(f"{where}: deadline_hours must be from {low:g} to {high:g}, "
-                        f"not {config.deadline_hours!r}")
+    hours = config.deadline_hours
+    if not (low <= hours <= high and float(hours).is_integer()):
+        raise BadFormat(f"{where}: deadline_hours must be a whole number of hours from "
+                        f"{figure(low)} to {figure(high)} (a game's deadline is counted in "
+                        f"whole hours), not {hours!r}")
     for setting in formats.format_for(config.system).settings:
         value = config.settings.get(setting.name)
         if value is not None and not setting.least <= value <= setting.most:
             raise BadFormat(f"{where}: {setting.name} must be from {setting.least:g} to "
                             f"{setting.most:g}, not {value!r}")
+    check_entry_limits(config, where)
+
+
+def check_entry_limits(config: Config, where: str = "create") -> None:
+    """Raise BadFormat naming the first entry rule beyond what a new event may ask for."""
+    if len(config.description) > DESCRIPTION_CHARS:
+        raise BadFormat(f"{where}: the description may have at most {DESCRIPTION_CHARS:,} "
+                        f"characters, not {len(config.description):,}")
+    fmt = formats.format_for(config.system)
+    least, most = fmt.fewest_entrants(config), fmt.most_entrants(config)
+    if config.max_players is not None and not least <= config.max_players <= most:
+        raise BadFormat(f"{where}: max_players must be from {least} to {most} for this "
+                        f"format, not {config.max_players}")
+    low, high = RATINGS
+    for key, value in (("rating_min", config.rating_min), ("rating_max", config.rating_max)):
+        if value is not None and not low <= value <= high:
+            raise BadFormat(f"{where}: {key} must be from {low:g} to {high:g}, not {value:g}")
+    if (config.rating_min is not None and config.rating_max is not None
+            and config.rating_min > config.rating_max):
+        raise BadFormat(f"{where}: rating_min {config.rating_min:g} is above rating_max "
+                        f"{config.rating_max:g}")
+    if config.min_rated_games is not None and config.min_rated_games > RATED_GAMES:
+        raise BadFormat(f"{where}: min_rated_games must be from 0 to {RATED_GAMES:,}, "
+                        f"not {config.min_rated_games:,}")
+    if (config.starts_at is not None and config.registration_closes is not None
+            and config.registration_closes > config.starts_at
+            and not fmt.takes_late_entries(config)):
+        raise BadFormat(f"{where}: entries close after the start ({config.starts_at.isoformat()}),"
+                        " but this event takes no entries once it has started")
 
 
 def max_entrants(config: Config) -> int:
-    """Return how many players an event may enter."""
-    return formats.format_for(config.system).most_entrants(config)
+    """Return how many players an event may enter: the format's limit or the director's."""
+    most = formats.format_for(config.system).most_entrants(config)
+    return most if config.max_players is None else min(most, config.max_players)
 
 
 def check_fits(config: Config, seat_counts: tuple[int, ...]) -> None:

@@ -17,6 +17,8 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
+from engine.figures import counted
+
 from .draft import Draft
 from .errors import IllegalEvent, optional_number, optional_whole
 from .model import Config, Tournament
@@ -67,6 +69,20 @@ class Format(ABC):
     def most_entrants(self, config: Config) -> int:
         """Return how many players the event may enter (512 unless the format says fewer)."""
         return 512
+
+    def late_entry(self, config: Config, last_round: int) -> str | None:
+        """Say why nobody may enter once the event has started, or None when a late entrant
+        may (asked after the start, while entries are open; `last_round` is 0 before round 1).
+        By default an event takes no entries after its start."""
+        return "entries closed when the event started"
+
+    def takes_late_entries(self, config: Config) -> bool:
+        """Tell whether the event takes entries after its start at all."""
+        return self.late_entry(config, 0) is None
+
+    def late_byes(self, config: Config, last_round: int) -> Sequence[tuple[int, float]]:
+        """Return what a late entrant scores for each round they missed: (round, points)."""
+        return ()
 
     def check_round(self, d: Draft, round_: int | None, where: str) -> None:
         """Raise IllegalEvent when a pair event's round cannot come now (round by round:
@@ -135,16 +151,18 @@ class Format(ABC):
         if not self.round_by_round:
             return "whenever enough players are free"
         going = t.unfinished()
-        return (f"when the last {len(going)} games of round {t.last_round()} end"
-                if going else "now")
+        last = "game" if len(going) == 1 else f"{len(going)} games"
+        return (f"when the last {last} of round {t.last_round()} "
+                f"{'ends' if len(going) == 1 else 'end'}" if going else "now")
 
     def nothing_due(self, t: Tournament) -> str:
         """Say why nothing can be paired now, to a director who asked for a pairing."""
         going = t.unfinished()
         if self.round_by_round and going:
             names = ", ".join(tb.game for tb in going[:5])
-            return (f"round {t.last_round()} is still open: {len(going)} games are "
-                    f"unfinished ({names}{', ...' if len(going) > 5 else ''})")
+            more = ", ..." if len(going) > 5 else ""
+            return (f"round {t.last_round()} is still open: {counted(len(going), 'game')} "
+                    f"{'is' if len(going) == 1 else 'are'} unfinished ({names}{more})")
         return "not enough players are free yet (or none has waited long enough)"
 
     def expected_games(self, t: Tournament) -> int:

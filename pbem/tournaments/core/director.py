@@ -1,4 +1,5 @@
-"""Fold the director's actions: forbid, bye, disqualify, undo, annul, adjudicate, extend."""
+"""Fold the director's actions: forbid, bye, disqualify, undo, annul, adjudicate, extend,
+close entries."""
 
 from __future__ import annotations
 
@@ -7,7 +8,7 @@ from dataclasses import replace
 
 from .draft import Draft
 from .errors import IllegalEvent, InvalidEvent, listed, number, text, utc
-from .model import DISQUALIFIED, Bye, Event, Result
+from .model import DISQUALIFIED, Bye, Event, Leaving, Result, Undone
 from .tables import read_ranks
 
 
@@ -41,7 +42,9 @@ def disqualify(d: Draft, e: Event, where: str) -> None:
     entrant = d.entrant(e.payload, "player", where)
     if entrant.status == DISQUALIFIED:
         raise IllegalEvent(f"{where}: {entrant.player!r} is already disqualified")
-    d.entrants[entrant.player] = replace(entrant, status=DISQUALIFIED)
+    left = Leaving(DISQUALIFIED, text(e.payload, "by", where), text(e.payload, "reason", where),
+                   e.at)
+    d.entrants[entrant.player] = replace(entrant, status=DISQUALIFIED, left=left)
 
 
 def undo(d: Draft, e: Event, where: str) -> None:
@@ -52,6 +55,8 @@ def undo(d: Draft, e: Event, where: str) -> None:
     del d.tables[table.game]
     for player in table.seats:
         d.games[player].remove(table.game)
+    d.undone.append(Undone(table, text(e.payload, "by", where), text(e.payload, "reason", where),
+                           e.seq, utc(e.at)))
 
 
 def annul(d: Draft, e: Event, where: str) -> None:
@@ -96,6 +101,13 @@ def extend(d: Draft, e: Event, where: str) -> None:
         d.tables[game] = replace(table, extra_hours=table.extra_hours + hours)
 
 
+def close_entries(d: Draft, e: Event, where: str) -> None:
+    """Take no more entries, late ones included."""
+    if d.entries_closed is not None:
+        raise IllegalEvent(f"{where}: the entries are closed already")
+    d.entries_closed = utc(e.at)
+
+
 ACTIONS: dict[str, Callable[[Draft, Event, str], None]] = {
     "forbid": forbid,
     "bye": bye,
@@ -104,4 +116,5 @@ ACTIONS: dict[str, Callable[[Draft, Event, str], None]] = {
     "annul": annul,
     "adjudicate": adjudicate,
     "extend": extend,
+    "close_entries": close_entries,
 }

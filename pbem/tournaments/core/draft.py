@@ -8,7 +8,7 @@ from datetime import datetime
 from typing import Any
 
 from .errors import IllegalEvent, InvalidEvent, text
-from .model import ACTIVE, Bye, Config, Entrant, Pairing, Table, Tournament
+from .model import ACTIVE, Bye, Config, Entrant, Pairing, Table, Tournament, Undone
 
 
 @dataclass
@@ -28,10 +28,12 @@ class Draft:
     byes: list[Bye] = field(default_factory=list)
     forbidden: list[tuple[str, str]] = field(default_factory=list)
     pairings: list[Pairing] = field(default_factory=list)
+    undone: list[Undone] = field(default_factory=list)
     started_at: datetime | None = None
     closed_at: datetime | None = None
     standings_hash: str | None = None
     head: int = -1
+    entries_closed: datetime | None = None
 
     def freeze(self) -> Tournament:
         """Return the Tournament this draft holds."""
@@ -49,6 +51,34 @@ class Draft:
             closed_at=self.closed_at,
             standings_hash=self.standings_hash,
             head=self.head,
+            entries_closed=self.entries_closed,
+            former=tuple((old, new, seq) for old, (new, seq) in self.former.items()),
+            undone=tuple(self.undone),
+        )
+
+    @classmethod
+    def thaw(cls, t: Tournament) -> Draft:
+        """A draft holding a folded tournament, to fold later events onto (copies only)."""
+        games: dict[str, list[str]] = {}
+        for table in t.tables:
+            for player in table.seats:
+                games.setdefault(player, []).append(table.game)
+        return cls(
+            config=t.config,
+            created_at=t.created_at,
+            entrants={e.player: e for e in t.entrants},
+            former={old: (new, seq) for old, new, seq in t.former},
+            tables={table.game: table for table in t.tables},
+            games=games,
+            byes=list(t.byes),
+            forbidden=list(t.forbidden),
+            pairings=list(t.pairings),
+            started_at=t.started_at,
+            closed_at=t.closed_at,
+            standings_hash=t.standings_hash,
+            head=t.head,
+            undone=list(t.undone),
+            entries_closed=t.entries_closed,
         )
 
     def entrant(self, payload: Mapping[str, Any], key: str, where: str) -> Entrant:

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from .tiebreaks import TITLES, Ledger, factor_text, fmt, ordinal, verb
+from engine.figures import figure
+
+from .tiebreaks import TITLES, Ledger, factor_text, ordinal, verb
 
 
 def lines(ledger: Ledger, player: str) -> tuple[str, ...]:
@@ -31,18 +33,19 @@ def points_line(ledger: Ledger, player: str) -> str:
             shared = "shared " if sharing > 1 else ""
             how = f"{shared}{ordinal(place)} of {len(game.seats)}, {game.game}"
         terms.append(f"{factor_text(game.points[i])} ({how})")
-    terms.extend(f"{fmt(b.points)} (bye{'' if b.round is None else f', round {b.round}'})"
+    terms.extend(f"{figure(b.points)} ({'late entry' if b.late else 'bye'}"
+                 f"{'' if b.round is None else f', round {b.round}'})"
                  for b in ledger.byes.get(player, ()))
-    total = fmt(ledger.totals[player])
+    total = figure(ledger.totals[player])
     return f"Points = {' + '.join(terms)} = {total}" if terms else "Points = 0 (no games yet)"
 
 
 def line(ledger: Ledger, name: str, player: str) -> str:
     """Write how one tie-break of the player adds up."""
-    title, value = TITLES[name], fmt(ledger.values[name][player])
+    title, value = TITLES[name], figure(ledger.values[name][player])
     met, names, totals = ledger.encounters(player), ledger.names, ledger.totals
     if name in ("sonneborn-berger", "neustadtl"):
-        terms = [f"{factor_text(f)} x {fmt(totals[q])} ({verb(f, len(g.seats))} {names[q]})"
+        terms = [f"{factor_text(f)} x {figure(totals[q])} ({verb(f, len(g.seats))} {names[q]})"
                  for q, f, g in met if f]
         return f"{title} = {' + '.join(terms)} = {value}" if terms else f"{title} = 0"
     if name == "direct-encounter":
@@ -56,17 +59,17 @@ def line(ledger: Ledger, name: str, player: str) -> str:
     if name in ("buchholz", "buchholz-cut-1", "opponents-average"):
         if not met:
             return f"{title} = 0 (no games yet)"
-        summed = " + ".join(f"{fmt(totals[q])} ({names[q]})" for q, _, _ in met)
+        summed = " + ".join(f"{figure(totals[q])} ({names[q]})" for q, _, _ in met)
         if name == "opponents-average":
             return f"{title} = ({summed}) / {len(met)} = {value}"
         if name == "buchholz":
             return f"{title} = {summed} = {value}"
         low = min(met, key=lambda m: totals[m[0]])[0]
-        return f"{title} = {summed} - {fmt(totals[low])} (lowest: {names[low]}) = {value}"
+        return f"{title} = {summed} - {figure(totals[low])} (lowest: {names[low]}) = {value}"
     if name == "wins":
         won = [g.game for g in ledger.games[player] if g.places[g.seats.index(player)] == 1]
         return f"{title} = {len(won)}" + (f" ({', '.join(won)})" if won else "")
-    places = [fmt(g.places[g.seats.index(player)]) for g in ledger.games[player]]
+    places = [figure(g.places[g.seats.index(player)]) for g in ledger.games[player]]
     if not places:
         return f"{title} = 0 (no games yet)"
     return f"{title} = ({' + '.join(places)}) / {len(places)} = {value}"

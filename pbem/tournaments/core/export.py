@@ -46,8 +46,10 @@ def standings_hash(t: Tournament) -> str:
     return hashlib.sha256(canonical_json(standings_rows(standings(t))).encode()).hexdigest()
 
 
-def results(t: Tournament, tournament: str | int) -> dict[str, Any]:
-    """Return the results export of a tournament."""
+def results(
+    t: Tournament, tournament: str | int, rows: Sequence[Standing] | None = None
+) -> dict[str, Any]:
+    """Return the results export of a tournament (`rows`: its standings, if known already)."""
     config = t.config
     flags = {game.game: game.flags for game in scored_games(t)}
     games = []
@@ -76,7 +78,7 @@ def results(t: Tournament, tournament: str | int) -> dict[str, Any]:
         "games": games,
         "byes": [{"player": b.player, "round": b.round, "points": number(b.points)}
                  for b in t.byes],
-        "standings": standings_rows(standings(t)),
+        "standings": standings_rows(standings(t) if rows is None else rows),
     }
 
 

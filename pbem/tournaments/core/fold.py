@@ -5,11 +5,11 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from dataclasses import replace
 
-from . import director, formats, tables
+from . import director, entries, formats, tables
 from .config import parse_config
 from .draft import Draft
-from .errors import IllegalEvent, InvalidEvent, listed, number, text, utc
-from .model import ACTIVE, WITHDRAWN, Entrant, Event, Tournament
+from .errors import IllegalEvent, InvalidEvent, listed, number, optional_whole, text, utc
+from .model import ACTIVE, WITHDRAWN, Bye, Entrant, Event, Leaving, Tournament
 
 
 def apply(draft: Draft, event: Event) -> None:
@@ -28,9 +28,14 @@ def apply(draft: Draft, event: Event) -> None:
     draft.head = event.seq
 
 
-def fold(events: Iterable[Event]) -> Tournament:
-    """Return the tournament a log describes; raise a TournamentError naming the bad seq."""
-    draft = Draft()
+def fold(events: Iterable[Event], after: Tournament | None = None) -> Tournament:
+    """Return the tournament a log describes; raise a TournamentError naming the bad seq.
+
+    With `after`, the state folded from the log's events up to `after.head`, `events` are
+    the ones that follow it, and the result is the fold of the whole log: folding in steps
+    gives exactly what one fold gives. `after` itself is not changed.
+    """
+    draft = Draft() if after is None else Draft.thaw(after)
     for event in events:
         apply(draft, event)
     return draft.freeze()
@@ -43,34 +48,50 @@ def on_create(d: Draft, e: Event, where: str) -> None:
 
 
 def on_register(d: Draft, e: Event, where: str) -> None:
-    """Add a player before the start, while registration is open."""
+    """Add a player while entries are open: before the start, or late where the format
+    takes late entrants (who score the format's share of a bye for each round missed)."""
     assert d.config is not None
     player = text(e.payload, "player", where)
-    if d.started_at is not None:
-        raise IllegalEvent(f"{where}: {player!r} cannot register after the start")
-    closes = d.config.registration_closes
-    if closes is not None and utc(e.at) > closes:
-        raise IllegalEvent(f"{where}: registration closed at {closes.isoformat()}")
+    name = text(e.payload, "name", where)
     known = d.entrants.get(player)
     if known is not None and known.status == ACTIVE:
-        raise IllegalEvent(f"{where}: {player!r} is already registered")
+        raise IllegalEvent(f"{where}: {name} is already registered")
     if player in d.former:
-        raise IllegalEvent(f"{where}: {player!r} was replaced and cannot register again")
+        raise IllegalEvent(f"{where}: {name} was replaced and cannot register again")
+    if known is not None and d.started_at is not None:
+        raise IllegalEvent(f"{where}: {name} has left the event ({known.status}) and cannot "
+                           "enter it again")
     rating = e.payload.get("rating")
+    rating = None if rating is None else number(e.payload, "rating", where)
+    games = optional_whole(e.payload, "rated_games", where)
+    last = max((p.round for p in d.pairings if p.round is not None), default=0)
+    active = sum(1 for x in d.entrants.values() if x.status == ACTIVE)
+    field = entries.Field(d.config, d.started_at is not None, last, d.entries_closed, active)
+    entry = entries.Entry(name, rating, games, e.payload.get("by") is not None)
+    why = entries.refusal(field, entry, utc(e.at))
+    if why is not None:
+        raise IllegalEvent(f"{where}: {name} cannot enter: {why}")
+    if e.payload.get("by") is not None:
+        text(e.payload, "by", where)
     d.entrants.pop(player, None)
-    d.entrants[player] = Entrant(
-        player, text(e.payload, "name", where), ACTIVE,
-        None if rating is None else number(e.payload, "rating", where),
-    )
+    late = d.started_at is not None
+    d.entrants[player] = Entrant(player, name, ACTIVE, rating,
+                                 entered_at=utc(e.at) if late else None)
+    if late:
+        d.games.setdefault(player, [])
+        missed = formats.format_for(d.config.system).late_byes(d.config, last)
+        d.byes.extend(Bye(player, r, points, e.seq, late=True) for r, points in missed)
 
 
 def on_withdraw(d: Draft, e: Event, where: str) -> None:
     """Mark a player withdrawn; after the start they keep the games they played."""
     entrant = d.entrant(e.payload, "player", where)
-    text(e.payload, "reason", where)
+    reason = text(e.payload, "reason", where)
     if entrant.status != ACTIVE:
         raise IllegalEvent(f"{where}: {entrant.player!r} is already {entrant.status}")
-    d.entrants[entrant.player] = replace(entrant, status=WITHDRAWN)
+    by = e.payload.get("by")
+    left = Leaving(WITHDRAWN, by if isinstance(by, str) and by else None, reason, e.at)
+    d.entrants[entrant.player] = replace(entrant, status=WITHDRAWN, left=left)
 
 
 def on_replace(d: Draft, e: Event, where: str) -> None:

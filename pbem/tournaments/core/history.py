@@ -59,7 +59,7 @@ def history(t: Tournament) -> History:
             colours[seating[1]].append(-1)
     byes = dict.fromkeys(players, 0)
     for bye in t.byes:
-        if bye.points > 0:
+        if bye.points > 0 and not bye.late:  # a late entrant's rounds are not pairing byes
             byes[bye.player] += 1
     return History(
         points=totals(t),

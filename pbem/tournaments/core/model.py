@@ -9,8 +9,11 @@ the server stores and exports them (times are ISO 8601 UTC, players are id strin
   table], the format's settings (rounds, games_per_player, max_concurrent, pair_min_free,
   pair_max_wait_hours, advance for the built-ins), deadline_hours, timeout_policy,
   scoring: {"by": "places" | "game-points"}, tiebreaks: [names], rated,
-  registration_closes: ISO or null, director}; see `config.parse_config`.
-- `register` {player, name, rating: number or null}
+  registration_closes: ISO or null, director, and who may enter: description, max_players,
+  starts_at, private, rating_min, rating_max, min_rated_games}; see `config.parse_config`.
+- `register` {player, name, rating: number or null, rated_games (optional), by (optional:
+  who entered or invited them, for a private event)}. After the start, a late entry where
+  the format takes one (see `entries.py`).
 - `withdraw` {player, reason}: before the start the player leaves; after it, they stop
   being paired and keep the games they played.
 - `replace` {player, by, name}: player `by` takes `player`'s place, history and standing.
@@ -25,7 +28,8 @@ the server stores and exports them (times are ISO 8601 UTC, players are id strin
   default, with a "timeout" flag, the seats ranked last)}.
 - `director` {by, reason, action, ...}: "forbid" {players: [a, b]}, "bye" {player,
   round, points}, "disqualify" {player}, "undo" {game} (an unplayed pairing), "annul"
-  {game}, "adjudicate" {game, ranks, scores}, "extend" {hours, and game or round}.
+  {game}, "adjudicate" {game, ranks, scores}, "extend" {hours, and game or round},
+  "close_entries" {} (no more entries, late ones included).
 - `close` {standings: sha256 hex of the canonical JSON of the export's standings}.
 """
 
@@ -62,6 +66,22 @@ class Config:
     registration_closes: datetime | None
     director: str
     duplicate: bool = False  # every table of a round rolls the same addressed dice
+    description: str = ""  # the director's notes for the entrants, as written
+    max_players: int | None = None  # the most entrants the director takes
+    starts_at: datetime | None = None  # the event starts by itself then (once enough entered)
+    private: bool = False  # entry by the director's invitation only
+    rating_min: float | None = None  # entrants' rating in the game, at least
+    rating_max: float | None = None  # and at most
+    min_rated_games: int | None = None  # rated games of the game an entrant has played
+
+    @property
+    def game_hours(self) -> int:
+        """The hours each game gives a decision: the event's deadline, in whole hours.
+
+        A new event may only ask for whole hours (config.check_limits); one created before
+        that rule with a fraction has its games given the nearest whole hour (at least 1).
+        """
+        return max(1, round(self.deadline_hours))
 
     @property
     def two_player(self) -> bool:
@@ -99,6 +119,17 @@ class Event:
 
 
 @dataclass(frozen=True)
+class Leaving:
+    """How an entrant left the event: withdrawn or disqualified, by whom (None: themselves),
+    why and when."""
+
+    how: str
+    by: str | None
+    reason: str
+    at: datetime
+
+
+@dataclass(frozen=True)
 class Entrant:
     """A player in the event; `replaced` lists the earlier holders of this place."""
 
@@ -107,6 +138,8 @@ class Entrant:
     status: str
     rating: float | None
     replaced: tuple[str, ...] = ()
+    left: Leaving | None = None
+    entered_at: datetime | None = None  # a late entry's moment (None: entered before the start)
 
     @property
     def active(self) -> bool:
@@ -146,6 +179,18 @@ class Table:
 
 
 @dataclass(frozen=True)
+class Undone:
+    """A pairing the director took back before anyone moved: its table as it stood, with
+    any extension it had been given, and who undid it, why and when."""
+
+    table: Table
+    by: str
+    reason: str
+    seq: int
+    at: datetime
+
+
+@dataclass(frozen=True)
 class Bye:
     """Points without a game: from a pairing (`by` None) or from the director."""
 
@@ -154,6 +199,7 @@ class Bye:
     points: float
     seq: int
     by: str | None = None
+    late: bool = False  # a round missed by a late entrant: not a pairing bye
 
 
 @dataclass(frozen=True)
@@ -184,6 +230,10 @@ class Tournament:
     closed_at: datetime | None
     standings_hash: str | None
     head: int
+    # Players replaced: (who left, who took the place, at which seq), in the log's order.
+    former: tuple[tuple[str, str, int], ...] = ()
+    undone: tuple[Undone, ...] = ()
+    entries_closed: datetime | None = None  # when the director closed the entries
 
     @property
     def started(self) -> bool:

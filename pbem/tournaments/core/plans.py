@@ -8,6 +8,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
+from engine.figures import figure
+
 from .errors import iso
 from .model import Tournament
 
@@ -34,8 +36,8 @@ class Penalty:
 
     def __str__(self) -> str:
         return (f"kept apart {self.forbidden}, met before {self.met}, score spread "
-                f"{round(self.spread, 2):g}, repeated seats {self.seat}, "
-                f"rating spread {round(self.rating, 2):g}")
+                f"{figure(self.spread)}, repeated seats {self.seat}, "
+                f"rating spread {figure(self.rating)}")
 
 
 @dataclass(frozen=True)

@@ -5,10 +5,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 
+from engine.figures import counted, figure
+
 from . import explain, formats
 from .model import Bye, Entrant, Tournament
 from .scoring import Scored, scored_games
-from .tiebreaks import LOWER_IS_BETTER, TITLES, Ledger, fmt, group_by, signed
+from .tiebreaks import LOWER_IS_BETTER, TITLES, Ledger, group_by, signed
 
 
 @dataclass(frozen=True)
@@ -109,12 +111,12 @@ def why(ledger: Ledger, tiebreaks: Sequence[str], above: str, below: str, place:
     names, totals = ledger.names, ledger.totals
     if round(totals[above], 9) != round(totals[below], 9):
         return ""
-    level = f"both have {fmt(totals[above])} points"
+    level = f"both have {counted(totals[above], 'point')}"
     for name in tiebreaks:
         a, b = ledger.values[name][above], ledger.values[name][below]
         if signed(name, a) != signed(name, b):
             lower = " (lower is better)" if name in LOWER_IS_BETTER else ""
             return (f"{names[above]} is above {names[below]}: {level}; "
-                    f"{TITLES[name]} {fmt(a)} against {fmt(b)}{lower}")
-        level += f", {TITLES[name]} {fmt(a)}"
+                    f"{TITLES[name]} {figure(a)} against {figure(b)}{lower}")
+        level += f", {TITLES[name]} {figure(a)}"
     return f"{names[above]} and {names[below]} share place {place}: {level}"

@@ -6,6 +6,8 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 
+from engine.figures import figure
+
 from .model import Bye
 from .scoring import Scored
 
@@ -33,17 +35,9 @@ LOWER_IS_BETTER = frozenset({"average-rank"})
 Encounter = tuple[str, float, Scored]
 
 
-def fmt(value: float) -> str:
-    """Write a number as standings show it: 3, 3.5, 0.67."""
-    rounded = round(value, 2)
-    if rounded == 0:
-        return "0"
-    return f"{rounded:.2f}".rstrip("0").rstrip(".")
-
-
 def factor_text(factor: float) -> str:
     """Write an encounter's factor: 1, 1/2 or 0."""
-    return "1/2" if factor == 0.5 else fmt(factor)
+    return "1/2" if factor == 0.5 else figure(factor)
 
 
 def verb(factor: float, size: int) -> str:

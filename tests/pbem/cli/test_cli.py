@@ -14,7 +14,8 @@ from sqlalchemy import delete, select, update
 
 import engine
 from pbem.db import Database, migrate
-from pbem.models import Event, Game
+from pbem.models import Event, Game, RatedGameRow
+from pbem.play import director
 from tests.conftest import make_app
 
 from ..pipe import (
@@ -412,3 +413,39 @@ def test_export_hides_secrets_not_yet_revealed_and_full_shows_them(app, runner):
     assert [json.loads(line) for line in full.output.splitlines()[1:]] == [
         e.to_json() for e in entries
     ]
+
+
+@pytest.mark.parametrize("ruling", ["abort", "adjudicate"])
+def test_a_game_a_director_ended_keeps_its_ruling_when_imported(
+    source_app, app, runner, tmp_path, ruling
+):
+    # Both seats have moved: a ruling, not a seat that never moved, decides how it counts.
+    public_id = start(source_app)
+    move(source_app, public_id)
+    move(source_app, public_id)
+    svc, who = svc_of(source_app), director.Director("Ann")
+    if ruling == "abort":
+        svc.write(lambda s: director.abort(s, svc.ctx, public_id, who, "set up by mistake"))
+    else:
+        svc.write(lambda s: director.adjudicate(s, svc.ctx, public_id, who, "agreed", [2, 1]))
+    path = tmp_path / "ruled.jsonl"
+    source_app.test_cli_runner().invoke(args=["export", public_id, "-o", str(path)])
+
+    imported = run(runner, "import", str(path), "--player", "ann@example.org",
+                   "--player", "bob@example.org")
+    rebuilt = run(runner, "ratings", "rebuild")
+
+    assert imported.exit_code == 0 and rebuilt.exit_code == 0, imported.output + rebuilt.output
+    with svc_of(app).db.read() as s:
+        row = s.scalars(select(RatedGameRow).join(Game).where(Game.public_id == public_id)).one()
+    ranks = [seat["rank"] for seat in json.loads(row.seats)]
+    here = game_row(app, public_id)
+    assert (here.status, here.ruled) == (game_row(source_app, public_id).status, True)
+    if ruling == "abort":
+        assert (here.status, row.status, ranks) == ("aborted", "ABORTED", [None, None])
+    else:
+        assert (here.status, row.status, ranks, row.adjudicated) == (
+            "finished", "RATED", [2, 1], True)
+    page = app.test_client().get(f"/games/{public_id}").get_data(as_text=True)
+    verb = "aborted" if ruling == "abort" else "adjudicated"
+    assert f"the game was {verb} by Ann" in page

@@ -43,17 +43,31 @@ def play_until(app: Any, public_id: str, seat0: Chooser, address: str) -> None:
     play(app, public_id, seat0, lambda: address in addresses(app, public_id))
 
 
+MOVES = 200  # far more than two rounds take: a roll never logged fails instead of hanging
+
+
 def play(app: Any, public_id: str, seat0: Chooser, done: Callable[[], bool]) -> None:
-    """Seat 0 picks with its chooser, seat 1 banks, until done."""
+    """Seat 0 picks with its chooser, seat 1 banks, until done (a failure after MOVES moves)."""
     svc = app.extensions["pbem"]
-    while not done():
+    for _ in range(MOVES):
+        if done():
+            return
         with svc.db.read() as s:
             loaded = load(s, public_id)
-            (seat,) = loaded.awaited()
+            awaited = loaded.awaited()
+            assert awaited, f"the game ended first; {logged(app, public_id)}"
+            (seat,) = awaited
             legal = loaded.rules.legal(loaded.state, seat)
             grant = loaded.grant(seat)
         action = seat0(legal) if seat == 0 else banks(legal)
         svc.write(lambda s, g=grant, a=action: submit(s, svc.ctx, g, a))
+    raise AssertionError(f"not done after {MOVES} moves; {logged(app, public_id)}")
+
+
+def logged(app: Any, public_id: str) -> str:
+    """The rolls a game has logged, for a failure message: how many, and the last few."""
+    found = list(rolls(app, public_id))
+    return f"{len(found)} rolls logged, the last at {', '.join(found[-3:])}"
 
 
 def export_of(app: Any, public_id: str) -> str:

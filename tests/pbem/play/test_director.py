@@ -22,6 +22,7 @@ from ..pipe import (
     loaded,
     log,
     outbox,
+    play_until_over,
     sign_in,
     start,
     svc_of,
@@ -101,6 +102,19 @@ def test_an_aborted_game_has_no_result_and_its_links_stop_acting(app, client):
         svc.write(lambda s: submit(s, svc.ctx, old, legal(app, public_id, old.seat)[0]))
     with pytest.raises(StaleTurn, match="over already"):
         direct(app, lambda s, c: actions.abort(s, c, public_id, ANN, "twice"))
+
+
+def test_a_game_over_by_its_rules_cannot_be_aborted_after_its_last_move(app):
+    # So no game is both aborted and has an outcome: ratings read either one the same way.
+    public_id = start(app, options={"max_turns": 4})
+    play_until_over(app, public_id, lambda game, seat: game.rules.legal(game.state, seat)[0])
+    outcome = loaded(app, public_id).outcome
+
+    with pytest.raises(StaleTurn, match="over already"):
+        direct(app, lambda s, c: actions.abort(s, c, public_id, ANN, "too late"))
+    game = loaded(app, public_id)
+    assert (game.game.status, game.ruling, game.outcome) == ("finished", None, outcome)
+    assert outcome is not None
 
 
 def test_an_extension_moves_the_deadline_and_the_reminder_comes_again(app):

@@ -147,3 +147,22 @@ def test_a_bye_adds_points_but_no_tiebreak():
     # Ann and Cid: 1 point, SB 0, Buchholz cut-1 0, no game between them; Ann has a win.
     assert [(r.name, r.place) for r in rows] == [("Ann", 1), ("Cid", 2), ("Bob", 3)]
     assert rows[1].why.endswith("; Wins 1 against 0")
+
+
+def test_a_lower_average_rank_alone_puts_a_player_above_another():
+    # Round 1: Ann beat Bob, Cid beat Dan, Eve has a bye. Round 2: Ann beat Eve, Bob beat Cid,
+    # Dan has a bye. Bob, Cid, Dan and Eve all have 1 point; byes take no part in the
+    # average rank: Bob (2 + 1) / 2 = 1.5 = Cid, Dan 2 / 1 = 2 = Eve. Lower is better.
+    log = Log("swiss", rounds=2, tiebreaks=["average-rank"])
+    log.register("ann", "bob", "cid", "dan", "eve").start()
+    g1, g2 = log.pair(1, [["ann", "bob"], ["cid", "dan"]], byes=[("eve", 1)])
+    log.result(g1, [1, 2]).result(g2, [1, 2])
+    g3, g4 = log.pair(2, [["eve", "ann"], ["bob", "cid"]], byes=[("dan", 1)])
+    log.result(g3, [2, 1]).result(g4, [1, 2])
+    rows = standings(log.tournament())
+    assert [(r.place, r.name, r.points, r.tiebreak("average-rank")) for r in rows] == [
+        (1, "Ann", 2, 1), (2, "Bob", 1, 1.5), (2, "Cid", 1, 1.5), (4, "Dan", 1, 2),
+        (4, "Eve", 1, 2)]
+    assert rows[3].why == ("Cid is above Dan: both have 1 point; "
+                           "Average rank 1.5 against 2 (lower is better)")
+    assert rows[1].lines[-1] == "Average rank = (2 + 1) / 2 = 1.5"

@@ -129,8 +129,8 @@ EVENT_REFUSALS = (
       "max_concurrent": 10**6}, "max_concurrent must be from 1 to 20"),
     ({"system": "rolling-swiss", "rounds": None, "games_per_player": 4, "max_concurrent": 1,
       "pair_max_wait_hours": 10**6}, "pair_max_wait_hours must be from 1 to 720"),
-    ({"deadline_hours": 10**9}, "deadline_hours must be from 1 to 2160"),
-    ({"deadline_hours": 0.5}, "deadline_hours must be from 1 to 2160"),
+    ({"deadline_hours": 10**9}, "deadline_hours must be a whole number of hours from 1 to 2,160"),
+    ({"deadline_hours": 0.5}, "deadline_hours must be a whole number of hours from 1 to 2,160"),
     ({"table_sizes": [10**30]}, "table sizes [1000000000000000000000000000000] do not fit"),
     ({"table_sizes": 5}, "table_sizes must be a list"),
     ({"tiebreaks": 5}, "'tiebreaks' must be a list"),
@@ -170,7 +170,9 @@ def test_the_new_tournament_form_refuses_hours_that_are_not_finite_or_positive(a
             field: value, "csrf": csrf_in(page)})
         assert refused.status_code == 422, (field, value)
         said = html.unescape(refused.get_data(as_text=True))
-        assert f"{field.replace('_', ' ')} must be a number from 1 to" in said
+        must = {"deadline_hours": "hours per decision must be a whole number"}.get(
+            field, f"{field.replace('_', ' ')} must be a number")  # as the form labels them
+        assert f"{must} from 1 to" in said
         assert f"not '{value}'" in said
     assert logged(app) == []
 
@@ -211,7 +213,8 @@ def test_an_event_takes_no_more_entrants_than_its_limit(app, monkeypatch):
         service.register(s, load(s, public_id, for_update=True),
                          player_for(s, "late@example.org", "Late"))
 
-    with pytest.raises(Exception, match="Test cup is full: it takes at most 3 players"):
+    with pytest.raises(Exception,
+                       match="Late cannot enter Test cup: the event is full: it takes at most 3"):
         svc.write(one_more)
 
 

@@ -21,7 +21,7 @@ def create_by_form(client, **fields) -> str:
     return made.headers["Location"].rsplit("/", 1)[-1]
 
 
-def register_by_mail(app, client, public_id: str, email: str) -> None:
+def register_by_mail(app, client, public_id: str, email: str, name: str | None = None) -> None:
     home = client.get(f"/tournaments/{public_id}").get_data(as_text=True)
     asked = client.post(f"/tournaments/{public_id}/register",
                         data={"email": email, "csrf": csrf_in(home)})
@@ -30,7 +30,8 @@ def register_by_mail(app, client, public_id: str, email: str) -> None:
     path = path_of(link_in(mail.body_text, "tournaments/register"))
     confirm = client.get(path)
     assert confirm.status_code == 200 and email in confirm.get_data(as_text=True)
-    done = client.post(path, data={"csrf": csrf_in(confirm.get_data(as_text=True))})
+    done = client.post(path, data={"csrf": csrf_in(confirm.get_data(as_text=True)),
+                                   "name": name or email.split("@")[0].title()})
     assert done.status_code == 303
 
 
@@ -43,7 +44,7 @@ def test_a_director_creates_an_event_and_players_enter_from_the_mailed_link(app,
 
     home = client.get(f"/tournaments/{public_id}").get_data(as_text=True)
     assert "Open for registration" in home and "Entrants (2)" in home
-    assert "Swiss of martian-frisby" in home and "2 rounds" in home
+    assert "Swiss of Martian Frisby" in home and "2 rounds" in home
 
 
 def test_opening_the_registration_link_changes_nothing_until_the_button(app, client):

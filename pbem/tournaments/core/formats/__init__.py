@@ -177,6 +177,6 @@ def _forecast_end(t: Tournament, now: datetime) -> datetime | None:
     if is_over(t):
         finished = [tb.result.finished_at for tb in t.tables if tb.result is not None]
         return max(finished, default=t.started_at)
-    step = timedelta(hours=t.config.deadline_hours)
-    open_end = max([tb.deadline(t.config.deadline_hours) for tb in t.unfinished()] + [now])
+    step = timedelta(hours=t.config.game_hours)
+    open_end = max([tb.deadline(t.config.game_hours) for tb in t.unfinished()] + [now])
     return format_of(t).forecast(t, now, open_end, step)

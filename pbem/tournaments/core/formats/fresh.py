@@ -11,6 +11,7 @@ event's `pair_max_wait_hours`. A repeat that goes ahead is named in the pair eve
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from datetime import datetime, timedelta
 
 from .. import dutch, pairing
 from ..history import History
@@ -22,9 +23,16 @@ Seated = tuple[list[tuple[str, ...]], list[Penalty], list[str], list[Rematch], l
 
 
 def pair_anew(t: Tournament, h: History, queue: Sequence[str], alone: bool,
-              late: Mapping[str, bool]) -> Seated:
+              late: Mapping[str, bool],
+              avoid: Mapping[tuple[str, str], datetime] | None = None,
+              now: datetime | None = None) -> Seated:
     """Seat the free players (`queue`: longest waiting first); return the tables, their
-    penalties, who waits, the rematches that go ahead and the notes on those held back."""
+    penalties, who waits, the rematches that go ahead and the notes on those held back.
+
+    A pair in `avoid` (undone by the director, with when) waits like a pair that has met,
+    unless nobody else can be free to play them or the event's wait has passed since the
+    undo.
+    """
     waiting: list[str]
     if t.config.two_player:
         pairs, left = dutch.pair_players(h.by_standing(queue), h, list(reversed(queue)),
@@ -42,8 +50,18 @@ def pair_anew(t: Tournament, h: History, queue: Sequence[str], alone: bool,
     costs: list[Penalty] = []
     rematches: list[Rematch] = []
     held: list[str] = []
+    avoided = avoid or {}
     for table, cost in zip(tables, penalties, strict=True):
-        again = [(a, b) for i, a in enumerate(table) for b in table[i + 1:] if h.times_met(a, b)]
+        duos = [(a, b) for i, a in enumerate(table) for b in table[i + 1:]]
+        undone = [(a, b) for a, b in duos if (min(a, b), max(a, b)) in avoided]
+        waited = wait is not None and now is not None and any(
+            now - avoided[min(a, b), max(a, b)] >= timedelta(hours=wait) for a, b in undone)
+        if undone and not alone and not waited:
+            waiting += table
+            held += [f"{names[a]} and {names[b]} wait: their pairing was undone"
+                     for a, b in undone]
+            continue
+        again = [(a, b) for a, b in duos if h.times_met(a, b)]
         if not again:
             kept.append(table)
             costs.append(cost)

@@ -4,7 +4,10 @@ from __future__ import annotations
 
 import math
 from collections.abc import Collection, Sequence, Set
+from dataclasses import replace
 from datetime import datetime, timedelta
+
+from engine.figures import counted
 
 from ..contract import Format, Setting
 from ..draft import Draft
@@ -18,10 +21,27 @@ from .fresh import pair_anew
 # A player is free when active, not away, playing fewer than c games and with fewer than G games
 # played or going. The free players are paired when at least P are free, when the longest-waiting
 # free player has waited W hours, or when nobody else could join them (every player with games left
-# is free already). A player waits from the last time their games changed: the start, their latest
-# pairing or their latest finished game. When the free players do not fill whole tables (or an even
-# number of pairs), those who became free last wait for the next tick. From version 2 a pair that
+# is free already). A player waits from the last time their games changed: the start (or their
+# late entry), their latest pairing or their latest finished game. When the free players do not
+# fill whole tables (or an even number of pairs), those who became free last wait for the next
+# tick. From version 2 a pair that
 # has met is not paired again while anyone else could still join them (see `fresh.py`).
+# From version 3 a pair whose pairing the director undid since the latest pairing is kept apart
+# in the next one, and waits as a rematch would, however long they waited before the undo.
+
+
+def undone_pairs(t: Tournament) -> dict[tuple[str, str], datetime]:
+    """Return the pairs of players whose pairing was undone since the latest pairing, each
+    with when it was undone."""
+    latest = max((p.seq for p in t.pairings), default=-1)
+    found: dict[tuple[str, str], datetime] = {}
+    for undone in t.undone:
+        if undone.seq > latest:
+            seats = undone.table.seats
+            for i, a in enumerate(seats):
+                for b in seats[i + 1:]:
+                    found[(min(a, b), max(a, b))] = undone.at
+    return found
 
 
 def going(t: Tournament, player: str) -> int:
@@ -43,7 +63,8 @@ def is_free(t: Tournament, player: str) -> bool:
 def waiting_since(t: Tournament, player: str) -> datetime:
     """Return when a player's games last changed: the start, a pairing or a finish."""
     assert t.started_at is not None
-    moments = [t.started_at]
+    entered = t.entrants[t.seeding[player]].entered_at
+    moments = [t.started_at if entered is None else entered]
     for table in t.games_of.get(player, ()):
         moments.append(table.paired_at)
         if table.result is not None:
@@ -72,6 +93,9 @@ def plan_rolling(t: Tournament, now: datetime, away: Collection[str],
     if not due:
         return None
     h = history(t)
+    avoid = undone_pairs(t) if version >= 3 else {}
+    if avoid:
+        h = replace(h, forbidden=h.forbidden | frozenset(avoid))
     queue = sorted(free, key=lambda p: (since[p], h.seeding[p]))
     names = {e.player: e.name for e in t.entrants}
     notes = [f"{len(free)} free players; waiting longest since {longest.isoformat()}"]
@@ -80,7 +104,8 @@ def plan_rolling(t: Tournament, now: datetime, away: Collection[str],
     penalties: Sequence[Penalty]
     if version >= 2:
         late = {p: now - since[p] >= timedelta(hours=wait) for p in free} if wait else {}
-        tables, penalties, waiting, rematches, held = pair_anew(t, h, queue, alone, late)
+        tables, penalties, waiting, rematches, held = pair_anew(t, h, queue, alone, late,
+                                                                avoid, now)
         notes += held
     else:
         sizes = table_sizes(len(free), config.table_sizes)
@@ -113,8 +138,8 @@ class RollingSwiss(Format):
                 "waiting free player has waited this long", whole=False, unit="hours", most=720),
     )
     has_rounds = False
-    version = 2  # 2: no rematch while avoidable; two players by FIDE's colour rules
-    derives = (1,)
+    version = 3  # 2: no rematch while avoidable, FIDE's colours; 3: an undone pair waits
+    derives = (1, 2)
 
     def check(self, config: Config, where: str) -> None:
         """G and c are needed; P is at least a table; W is positive."""
@@ -142,13 +167,18 @@ class RollingSwiss(Format):
             if len(tables) + 1 > total:
                 raise IllegalEvent(f"{where}: {player!r} has had all {total} games")
 
+    def late_entry(self, config: Config, last_round: int) -> str | None:
+        """Late entry is the point of a rolling event: a late entrant is one more free player."""
+        return None
+
     def plan(self, t: Tournament, now: datetime, away: Collection[str]) -> Plan | None:
         """The free players, once enough are free or one has waited long enough."""
         return plan_rolling(t, now, away, self.version)
 
     def plan_as(self, version: int, t: Tournament, now: datetime,
                 away: Collection[str]) -> Plan | None:
-        """Version 1 paired the free players even when they had met, whoever else was due."""
+        """Version 1 paired the free players even when they had met, whoever else was due;
+        version 2 paired again at once a pair whose pairing the director had undone."""
         return plan_rolling(t, now, away, version)
 
     def is_over(self, t: Tournament) -> bool:
@@ -169,9 +199,10 @@ class RollingSwiss(Format):
     def describe(self, config: Config) -> list[str]:
         """G, c, and when free players are paired."""
         hours = config.number("pair_max_wait_hours")
-        wait = f" or one has waited {hours:g} hours" if hours else ""
+        wait = f" or one has waited {counted(hours, 'hour')}" if hours else ""
         return [
-            f"No rounds: each player plays {config.whole('games_per_player')} games, at most "
+            f"No rounds: each player plays "
+            f"{counted(config.whole('games_per_player') or 0, 'game')}, at most "
             f"{config.whole('max_concurrent')} at once; free players are paired when "
             f"{config.whole('pair_min_free') or config.table_sizes[0]} are free{wait}."
         ]

@@ -5,6 +5,8 @@ from __future__ import annotations
 from collections.abc import Collection
 from datetime import datetime, timedelta
 
+from engine.figures import counted
+
 from .. import dutch, pairing
 from ..contract import Format, Setting
 from ..draft import Draft
@@ -16,6 +18,10 @@ from ..scoring import bye_points
 from ..seating import seat_pool, table_sizes
 
 ROUNDS = Setting("rounds", "Rounds", "how many", most=30, example=3)
+LATE = Setting("late_entry", "Late entrants score per round missed",
+               "0: nothing, 0.5: half a bye; left out: no entries after the start",
+               whole=False, least=0, most=0.5)
+LATE_SHARES = {0.0: "nothing", 0.5: "half a bye"}
 
 
 def plan_swiss(t: Tournament, away: Collection[str], version: int = 2) -> Plan | None:
@@ -51,8 +57,7 @@ def plan_swiss(t: Tournament, away: Collection[str], version: int = 2) -> Plan |
         tables, penalties = seat_pool(pool, sizes, h)
     for player in chosen:
         byes.append(PlannedBye(player, points))
-        notes.append(f"{names[player]} gets the bye ({points:g} point"
-                     f"{'' if points == 1 else 's'}): {why}")
+        notes.append(f"{names[player]} gets the bye ({counted(points, 'point')}): {why}")
     return make_plan(t, round_, tables, byes, penalties, notes, resting)
 
 
@@ -72,7 +77,7 @@ class Swiss(Format):
     system = "swiss"
     title = "Swiss"
     summary = "Swiss in rounds: a round closes when its last game ends"
-    settings = (ROUNDS,)
+    settings = (ROUNDS, LATE)
     round_by_round = True
     allows_duplicate = True
     version = 2  # 2: two players by FIDE's colour rules, the bye chosen with the pairs
@@ -82,6 +87,25 @@ class Swiss(Format):
         """A Swiss needs its number of rounds."""
         if config.whole("rounds") is None:
             raise BadFormat(f"{where}: a Swiss event needs 'rounds'")
+        late = config.number("late_entry")
+        if late is not None and late not in LATE_SHARES:
+            raise BadFormat(f"{where}: late_entry must be 0 (a late entrant scores nothing for "
+                            f"a round missed) or 0.5 (half a bye), not {late:g}")
+
+    def late_entry(self, config: Config, last_round: int) -> str | None:
+        """Before any round but the last is paired, when the director takes late entries."""
+        rounds = config.whole("rounds") or 0
+        if config.number("late_entry") is None:
+            return "entries closed when the event started (it takes no late entries)"
+        if last_round >= rounds:
+            return f"the last round ({rounds}) is paired already"
+        return None
+
+    def late_byes(self, config: Config, last_round: int) -> list[tuple[int, float]]:
+        """The rounds paired before the entry, each at the director's share of a bye."""
+        share = config.number("late_entry") or 0.0
+        points = share * (1.0 if config.scoring == "places" else 0.0)
+        return [(r, points) for r in range(1, last_round + 1)]
 
     def check_round(self, d: Draft, round_: int | None, where: str) -> None:
         """Round by round, and never past the last round."""
@@ -110,8 +134,14 @@ class Swiss(Format):
         return (open_end if t.unfinished() else now) + left * step
 
     def describe(self, config: Config) -> list[str]:
-        """How many rounds, and when a round closes."""
-        return [f"{config.whole('rounds')} rounds; a round closes the moment its last game ends."]
+        """How many rounds, when a round closes, and what a late entrant scores."""
+        lines = [f"{counted(config.whole('rounds') or 0, 'round')}; a round closes the moment "
+                 "its last game ends."]
+        late = config.number("late_entry")
+        if late is not None:
+            lines.append("Late entries are taken until the last round is paired; a late entrant "
+                         f"scores {LATE_SHARES.get(late, f'{late:g}')} for each round missed.")
+        return lines
 
     def expected_games(self, t: Tournament) -> int:
         """A table per round."""
