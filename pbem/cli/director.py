@@ -1,4 +1,5 @@
-"""`pbem director`: the operator's actions on any game, logged with a reason."""
+"""`pbem director`: the operator's actions on any game, logged with a reason (a tournament
+game's extension or replacement goes through its event's log too)."""
 
 from __future__ import annotations
 
@@ -11,16 +12,16 @@ from sqlalchemy.orm import Session
 
 from ..bounds import MAX_SEATS, numbers, wholes
 from ..errors import PbemError
-from ..log.games import Loaded
 from ..play import director as actions
 from ..services import Services
+from ..tournaments import directing
 from .common import fail, player_arg, ready_services
 
 T = TypeVar("T")
 REASON = click.option("--reason", required=True, help="Why: it is logged with the action.")
 
 
-def run(svc: Services, work: Callable[[Session], Loaded]) -> Loaded:
+def run(svc: Services, work: Callable[[Session], T]) -> T:
     """Do a director action in one transaction; stop with its message if it is refused."""
     try:
         return svc.write(work)
@@ -78,7 +79,7 @@ def abort(game: str, reason: str) -> None:
 def extend(game: str, hours: int, reason: str) -> None:
     """Give the open decision more time."""
     svc = ready_services()
-    run(svc, lambda s: actions.extend(s, svc.ctx, game, actions.OPERATOR, reason, hours))
+    run(svc, lambda s: directing.extend_game(s, svc.ctx, game, actions.OPERATOR, hours, reason))
     click.echo(f"{game}: deadline extended by {hours} hours")
 
 
@@ -92,8 +93,6 @@ def replace(game: str, seat: int, player: str, reason: str) -> None:
     """Hand a seat to another player (mailed an invitation, and a turn mail if awaited)."""
     svc = ready_services()
     email, name = player_arg(player)
-    run(
-        svc,
-        lambda s: actions.replace(s, svc.ctx, game, actions.OPERATOR, reason, seat, email, name),
-    )
+    run(svc, lambda s: directing.replace_seat(s, svc.ctx, game, actions.OPERATOR, seat, email,
+                                              name, reason))
     click.echo(f"{game}: seat {seat} is now played by {name or email}")

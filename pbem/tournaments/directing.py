@@ -20,7 +20,7 @@ from ..context import Context
 from ..errors import Forbidden, Rejected
 from ..log.games import load
 from ..mail import compose
-from ..models import Event, Player
+from ..models import Event, Game, Player, Tournament
 from ..play import director as games
 from ..play.act import ACTING_KINDS
 from ..play.start import player_for
@@ -303,3 +303,38 @@ def pair_now(session: Session, ctx: Context, held: Held, now: datetime) -> Held:
         raise Rejected(f"nothing to pair: {why_nothing_is_due(held, now)}")
     held = service.pair(session, ctx, held, due)
     return service.tick(session, ctx, held, now)
+
+
+def event_of(session: Session, game: Game, *, for_update: bool = False) -> Held | None:
+    """The tournament a game belongs to, if any."""
+    if game.tournament_id is None:
+        return None
+    row = session.get(Tournament, game.tournament_id)
+    return load_tournament(session, row.public_id, for_update=for_update) if row else None
+
+
+def extend_game(session: Session, ctx: Context, public_id: str, who: games.Director,
+                hours: int, reason: str) -> None:
+    """Give a game's open decision more time; in a tournament, through its event's log."""
+    held = event_of(session, load(session, public_id).game, for_update=True)
+    if held is None:
+        games.extend(session, ctx, public_id, who, reason, hours)
+    else:
+        extend(session, ctx, held, who, hours, reason, game=public_id)
+
+
+def replace_seat(session: Session, ctx: Context, public_id: str, who: games.Director,
+                 seat: int, email: str, name: str | None, reason: str) -> None:
+    """Hand a seat to another player; in a tournament, the entrant is replaced in the event
+    (in every game of theirs not yet played), since its standings follow the entrant."""
+    loaded = load(session, public_id)
+    held = event_of(session, loaded.game, for_update=True)
+    if held is None:
+        games.replace(session, ctx, public_id, who, reason, seat, email, name)
+        return
+    table = held.state.by_game.get(public_id)
+    if table is None:
+        raise Rejected(f"game {public_id} is no longer part of {held.row.name}")
+    if not 0 <= seat < len(table.seats):
+        raise Rejected(f"game {public_id} has seats 0 to {len(table.seats) - 1}")
+    replace(session, ctx, held, who, table.seats[seat], email, name, reason)

@@ -16,28 +16,18 @@ from .. import present
 from ..bounds import MAX_SEATS, numbers, whole, wholes
 from ..errors import Forbidden, Rejected
 from ..log.games import Loaded, load
-from ..models import Player, Tournament
+from ..models import Player
 from ..play import director as actions
 from ..services import services
 from ..tournaments import directing as events
-from ..tournaments.log import Held
-from ..tournaments.log import load as load_event
 from .helpers import current_player, submitted
 
 bp = Blueprint("director", __name__)
 
 
-def event_of(session: Session, loaded: Loaded, *, for_update: bool = False) -> Held | None:
-    """The tournament a game belongs to, if any."""
-    if loaded.game.tournament_id is None:
-        return None
-    row = session.get(Tournament, loaded.game.tournament_id)
-    return load_event(session, row.public_id, for_update=for_update) if row else None
-
-
 def may_direct(session: Session, loaded: Loaded, player: Player | None) -> bool:
     """Whether a player directs a game: its event's director, or a casual game's creator."""
-    held = event_of(session, loaded)
+    held = events.event_of(session, loaded.game)
     if held is not None:
         return events.may_direct(held, player)
     return actions.may_direct(loaded.game, player)
@@ -48,7 +38,7 @@ def directing(session: Session, public_id: str) -> tuple[Loaded, Player]:
     loaded = load(session, public_id)
     player = current_player(session)
     if not may_direct(session, loaded, player):
-        held = event_of(session, loaded)
+        held = events.event_of(session, loaded.game)
         whose = f"the event {held.row.name}" if held else f"game {public_id}"
         raise Forbidden(f"only the director of {whose} may do this: sign in as them")
     assert player is not None
@@ -61,9 +51,6 @@ def act(session: Session, public_id: str, form: Any) -> str:
     ctx, who, reason = services().ctx, actions.Director.of(player), form.get("reason", "")
     seats = len(loaded.game.seats)
     what = form.get("action", "")
-    held = event_of(session, loaded, for_update=True)
-    if held is not None and what in ("extend", "replace"):
-        return in_event(session, held, loaded, who, form)
     work: dict[str, Callable[[], Any]] = {
         "adjudicate": lambda: actions.adjudicate(
             session, ctx, public_id, who, reason,
@@ -71,13 +58,13 @@ def act(session: Session, public_id: str, form: Any) -> str:
             numbers(form.get("scores", ""), "each score", *actions.SCORES) or None,
         ),
         "abort": lambda: actions.abort(session, ctx, public_id, who, reason),
-        "extend": lambda: actions.extend(
-            session, ctx, public_id, who, reason,
-            whole(form.get("hours"), "hours", 1, actions.MAX_EXTENSION_HOURS),
+        "extend": lambda: events.extend_game(
+            session, ctx, public_id, who,
+            whole(form.get("hours"), "hours", 1, actions.MAX_EXTENSION_HOURS), reason,
         ),
-        "replace": lambda: actions.replace(
-            session, ctx, public_id, who, reason, whole(form.get("seat"), "seat", 0, seats - 1),
-            form.get("email", ""), form.get("name") or None,
+        "replace": lambda: events.replace_seat(
+            session, ctx, public_id, who, whole(form.get("seat"), "seat", 0, seats - 1),
+            form.get("email", ""), form.get("name") or None, reason,
         ),
     }
     if what not in work:
@@ -88,28 +75,6 @@ def act(session: Session, public_id: str, form: Any) -> str:
         raise Rejected(f"fill in every field of the {what} form") from e
     return {"adjudicate": "Adjudicated.", "abort": "Aborted.", "extend": "Deadline extended.",
             "replace": "Player replaced."}[what]
-
-
-def in_event(session: Session, held: Held, loaded: Loaded, who: actions.Director,
-             form: Any) -> str:
-    """Extend or replace in a tournament game: the event logs it, and it acts on the game.
-
-    A seat's player is replaced in the event (in every game of theirs not yet played),
-    since the event's standings follow the entrant, not the seat.
-    """
-    ctx, reason, public_id = services().ctx, form.get("reason", ""), loaded.game.public_id
-    if form.get("action") == "extend":
-        hours = whole(form.get("hours"), "hours", 1, actions.MAX_EXTENSION_HOURS)
-        events.extend(session, ctx, held, who, hours, reason, game=public_id)
-        return "Deadline extended."
-    seat = whole(form.get("seat"), "seat", 0, len(loaded.game.seats) - 1)
-    table = held.state.by_game.get(public_id)
-    if table is None:
-        raise Rejected(f"game {public_id} is no longer part of {held.row.name}")
-    entrant = table.seats[seat]
-    events.replace(session, ctx, held, who, entrant, form.get("email", ""),
-                   form.get("name") or None, reason)
-    return "Player replaced."
 
 
 @bp.route("/games/<public_id>/director", methods=["GET", "POST"])

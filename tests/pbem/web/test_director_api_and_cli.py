@@ -67,3 +67,27 @@ def test_the_operator_messages_and_hands_over_from_the_command_line(app, runner)
         assert s.get(Player, lead).email == "eve@example.org"
     verified = runner.invoke(args=["tournament", "verify", public_id])
     assert verified.exit_code == 0, verified.output
+
+
+def test_the_operators_extension_and_replacement_of_a_tournament_game_go_through_the_event(
+        app, runner):
+    public_id = created(runner)
+    assert runner.invoke(args=["tournament", "start", public_id]).exit_code == 0
+    with svc_of(app).db.read() as s:
+        table = load(s, public_id).state.tables[0]
+        game, seated = table.game, load(s, public_id).state.entrant(table.seats[1])
+
+    extended = runner.invoke(args=["director", "extend", game, "--hours", "12",
+                                   "--reason", "the server was down"])
+    replaced = runner.invoke(args=["director", "replace", game, "--seat", "1",
+                                   "--player", "Cy Cole <cy@example.org>",
+                                   "--reason", "Bob cannot play"])
+
+    assert extended.exit_code == 0 and replaced.exit_code == 0, extended.output + replaced.output
+    with svc_of(app).db.read() as s:
+        held = load(s, public_id)
+        names = [e.name for e in held.state.entrants]
+    assert held.state.by_game[game].extra_hours == 12  # the event's log has the extension
+    assert "Cy Cole" in names and seated.name not in names  # and the entrant was replaced
+    gone = "ann@example.org" if seated.name == "Ann" else "bob@example.org"
+    assert len(outbox(app, purpose="notice", to_addr=gone)) >= 1  # who was told
