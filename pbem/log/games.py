@@ -177,12 +177,7 @@ def ending_of(session: Session, loaded: Loaded) -> str | None:
     game, outcome = loaded.game, loaded.outcome
     if game.status != "finished" or loaded.ruling is not None or outcome is None:
         return None
-    row = session.scalars(
-        select(Event)
-        .where(Event.game_id == game.id, Event.kind.in_(ENDING_KINDS))
-        .order_by(Event.seq.desc())
-        .limit(1)
-    ).first()
+    row = last_event(session, game, ENDING_KINDS)
     if row is None or row.seat is None or row.kind == "move":
         return None
     payload = store.LogEntry.from_row(row).payload
@@ -200,14 +195,19 @@ def ending_of(session: Session, loaded: Loaded) -> str | None:
     return f"{what}; {' and '.join(winners)} {verb}"
 
 
-def last_ruling(session: Session, game: Game) -> Ruling | None:
-    """The latest adjudicate or abort event of a game, if any."""
-    row = session.scalars(
+def last_event(session: Session, game: Game, kinds: Sequence[str]) -> Event | None:
+    """The latest event of a game of one of these kinds, if any."""
+    return session.scalars(
         select(Event)
-        .where(Event.game_id == game.id, Event.kind.in_(RULINGS))
+        .where(Event.game_id == game.id, Event.kind.in_(kinds))
         .order_by(Event.seq.desc())
         .limit(1)
     ).first()
+
+
+def last_ruling(session: Session, game: Game) -> Ruling | None:
+    """The latest adjudicate or abort event of a game, if any."""
+    row = last_event(session, game, RULINGS)
     return Ruling.from_entry(store.LogEntry.from_row(row)) if row is not None else None
 
 

@@ -8,19 +8,7 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from ..models import Game, Player, Tournament
-
-
-def game_directs(session: Session, game: Game, viewer: Player | None) -> bool:
-    """Whether the viewer directs a game: its creator, or its event's director."""
-    if viewer is None:
-        return False
-    if game.tournament_id is not None:
-        director = session.scalar(
-            select(Tournament.director_id).where(Tournament.id == game.tournament_id)
-        )
-        return director == viewer.id
-    return game.created_by == viewer.id
+from ..models import Player
 
 
 def notices(

@@ -18,6 +18,7 @@ from ..play.start import MAX_DEADLINE_HOURS, start_game, start_mirror
 from ..services import services
 from ..tournaments.labels import label_of
 from . import bounced, listing
+from .director import may_direct
 from .helpers import check_open, current_player
 from .luck import game_luck, player_luck
 from .ratings import player_ratings
@@ -163,7 +164,7 @@ def show(public_id: str) -> str:
         if seat is not None and seat in loaded.awaited():
             play_token = services().signer.move_token(loaded.grant(seat))
         seated = seat is not None
-        directs_game = bounced.game_directs(session, loaded.game, player)
+        directs_game = may_direct(session, loaded, player)  # co-directors too
         return render_template(
             "game.html",
             bounced=bounced.notices(

@@ -339,3 +339,23 @@ def test_before_the_start_the_dashboard_lists_the_entrants_and_the_start_button(
     assert "Start: close registration and pair" in seen and "Round" not in seen.split("Pairing")[0]
     assert f"Entrants (1) {name} Act on {name}" in seen and f"Withdraw {name}" in seen
     assert f"Disqualify {name}" not in seen  # only once the event runs
+
+
+def test_a_co_director_sees_on_a_game_page_whose_mail_bounces(app, client):
+    public_id = started_event(app, client)
+    post(client, public_id, action="add-director", email="eve@example.org",
+         name="Eve Ellis", reason="I am away next week")
+    game = state(app, public_id).tables[0].game
+    with svc_of(app).db.write() as s:
+        loaded = load_game(s, game)
+        failing = loaded.game.seats[0].player
+        failing.mail_failing_at = datetime.now(UTC) - timedelta(hours=1)
+        failing_name = failing.name
+    stranger, eve = app.test_client(), app.test_client()
+    sign_in(app, eve, "eve@example.org")
+
+    seen = text_of(eve.get(f"/games/{game}").get_data(as_text=True))
+    public = text_of(stranger.get(f"/games/{game}").get_data(as_text=True))
+
+    assert f"Mail to {failing_name} bounces since" in seen
+    assert "bounces" not in public

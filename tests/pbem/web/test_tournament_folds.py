@@ -161,3 +161,8 @@ def test_the_standings_and_the_games_come_a_page_at_a_time(app, client, monkeypa
     assert all(g in listed[0] for g in newest[:2]) and not any(g in listed[0] for g in newest[2:])
     assert all(g in listed[1] for g in newest[2:])
     assert client.get(f"{base}/games?page=3").status_code == 404
+    # Each page links to the others and marks itself.
+    assert '<strong aria-current="page">2</strong>' in standings[1]
+    assert f'href="{base}/standings?page=1"' in standings[1]
+    assert '<strong aria-current="page">1</strong>' in listed[0]
+    assert f'href="{base}/games?page=2"' in listed[0]
