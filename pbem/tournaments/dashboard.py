@@ -74,6 +74,7 @@ class Dashboard:
 
     round: int
     rounds: int | None
+    late_entries: bool  # entries stay open after the start
     entrants: tuple[EntrantRow, ...]
     games: tuple[GameRow, ...]
     next_pairing: str
@@ -131,6 +132,7 @@ def build(session: Session, held: Held, now: datetime) -> Dashboard:
     return Dashboard(
         round=t.last_round(),
         rounds=t.config.rounds if formats.format_of(t).round_by_round else None,
+        late_entries=formats.format_of(t).takes_late_entries(t.config),
         entrants=tuple(rows),
         games=tuple(games),
         next_pairing=reports.next_pairing(held, now),

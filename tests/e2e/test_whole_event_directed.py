@@ -95,9 +95,10 @@ def test_a_director_runs_a_whole_event_and_every_player_is_told(
         enter(server, players, address, director[1])
     main = dashboard(server, page, tournament)
     assert "Open for registration" in main and "3 active of 3 entrants" in main, main
-    page.get_by_role("button", name="Start: close registration and pair").click()
+    page.get_by_role("button", name="Start: pair the entrants (late entries stay open)").click()
     main = page.inner_text("main")
     assert "Running" in main and "1 game in play" in main, main  # three players: one waits
+    assert "Round 0" not in main  # a rolling event has no rounds
 
     invite(server, page, tournament, dict([LATE]))
     enter(server, players, LATE[1], director[1])  # after the start: a late entry
@@ -124,7 +125,7 @@ def test_a_director_runs_a_whole_event_and_every_player_is_told(
 
     page.goto(f"{server.url}/tournaments/{tournament}/director")
     close = page.locator("form", has=page.get_by_role("button", name="Close the entries"))
-    close.get_by_label("Reason (logged and mailed)").fill("the field is full")
+    close.get_by_label("Reason (logged)").fill("the field is full")
     close.get_by_role("button", name="Close the entries").click()
     assert "closed the entries: “the field is full”" in page.inner_text("main")
 
