@@ -53,16 +53,22 @@ def closed(field: Field, now: datetime) -> str | None:
     return None
 
 
-def refusal(field: Field, entry: Entry, now: datetime) -> str | None:
-    """Say why this entry is refused now, or None when it is taken."""
+def refusal(field: Field, entry: Entry, now: datetime, *, server_limit: bool = True
+            ) -> str | None:
+    """Say why this entry is refused now, or None when it is taken.
+
+    The server's own bound on a format's entrants is checked at the edge (`server_limit`);
+    a log folded later keeps only the event's rules, so a bound changed since (or a log
+    written elsewhere) still folds.
+    """
     config = field.config
     why = closed(field, now)
     if why is not None:
         return why
-    most = formats.format_for(config.system).most_entrants(config)
+    most = formats.format_for(config.system).most_entrants(config) if server_limit else None
     if config.max_players is not None:
-        most = min(most, config.max_players)
-    if field.entered >= most:
+        most = config.max_players if most is None else min(most, config.max_players)
+    if most is not None and field.entered >= most:
         return f"the event is full: it takes at most {most} players"
     if config.private and not entry.invited:
         return "entry is by the director's invitation only"

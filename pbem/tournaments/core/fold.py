@@ -69,7 +69,7 @@ def on_register(d: Draft, e: Event, where: str) -> None:
     active = sum(1 for x in d.entrants.values() if x.status == ACTIVE)
     field = entries.Field(d.config, d.started_at is not None, last, d.entries_closed, active)
     entry = entries.Entry(name, rating, games, e.payload.get("by") is not None)
-    why = entries.refusal(field, entry, utc(e.at))
+    why = entries.refusal(field, entry, utc(e.at), server_limit=False)
     if why is not None:
         raise IllegalEvent(f"{where}: {name} cannot enter: {why}")
     if e.payload.get("by") is not None:
