@@ -13,9 +13,9 @@ from sqlalchemy.orm import Session
 from engine.figures import figure as fmt
 
 from .. import clock
-from ..log.games import dice_held
+from ..log.games import dice_held, last_ruling
 from ..log.games import load as load_game
-from ..models import Player, Tournament, TournamentEntrant, TournamentEvent
+from ..models import Game, Player, Tournament, TournamentEntrant, TournamentEvent
 from . import directing, reports
 from .core import formats
 from .core.model import Event
@@ -171,19 +171,20 @@ def game_row(session: Session, held: Held, public_id: str, now: datetime) -> Gam
 
 def rulings(session: Session, held: Held) -> dict[str, tuple[str, str]]:
     """Who adjudicated each adjudicated game and why, from the games' own logs."""
+    wanted = [t.game for t in held.state.tables
+              if t.result is not None and "adjudicated" in t.result.flags]
     found = {}
-    for table in held.state.tables:
-        if table.result is not None and "adjudicated" in table.result.flags:
-            ruling = load_game(session, table.game).ruling
+    if wanted:  # each game's last ruling is one event: no game is replayed for it
+        for game in session.scalars(select(Game).where(Game.public_id.in_(wanted))):
+            ruling = last_ruling(session, game)
             if ruling is not None:
-                found[table.game] = (ruling.by, ruling.reason)
+                found[game.public_id] = (ruling.by, ruling.reason)
     return found
 
 
 def logged(session: Session, held: Held) -> list[Event]:
     """The events people cause, from the tournament's log, oldest first."""
-    return [e for e in core_events(entries(session, held.row))
-            if e.kind in (*ACTS, "register", "result")]
+    return core_events(entries(session, held.row, kinds=(*ACTS, "register", "result")))
 
 
 def acts(held: Held, events: list[Event], ruled: dict[str, tuple[str, str]]) -> list[Act]:

@@ -54,15 +54,20 @@ def append(
     return LogEntry(seq, kind, None, payload, at, digest)
 
 
-def entries(session: Session, tournament: Tournament, after: int = -1) -> list[LogEntry]:
-    """The tournament's events after seq `after` (all of them by default), in order."""
+def entries(session: Session, tournament: Tournament, after: int = -1,
+            kinds: Sequence[str] | None = None) -> list[LogEntry]:
+    """The tournament's events after seq `after` (all of them by default), in order; only
+    those of the given kinds when `kinds` is set."""
     # Columns rather than ORM objects: the log is never updated, so there is nothing to track.
-    rows = session.execute(
+    query = (
         select(TournamentEvent.seq, TournamentEvent.kind, TournamentEvent.payload,
                TournamentEvent.at, TournamentEvent.hash)
         .where(TournamentEvent.tournament_id == tournament.id, TournamentEvent.seq > after)
         .order_by(TournamentEvent.seq)
     )
+    if kinds is not None:
+        query = query.where(TournamentEvent.kind.in_(kinds))
+    rows = session.execute(query)
     return [LogEntry(seq, kind, None, json.loads(payload), at, digest)
             for seq, kind, payload, at, digest in rows]
 
