@@ -71,5 +71,5 @@ def line(ledger: Ledger, name: str, player: str) -> str:
         return f"{title} = {len(won)}" + (f" ({', '.join(won)})" if won else "")
     places = [figure(g.places[g.seats.index(player)]) for g in ledger.games[player]]
     if not places:
-        return f"{title} = 0 (no games yet)"
+        return f"{title} = {value} (no games yet: last at a table of {value}, the largest)"
     return f"{title} = ({' + '.join(places)}) / {len(places)} = {value}"

@@ -16,9 +16,9 @@ from .scoring import Scored
 # factor x the opponent's points. Buchholz adds the opponents' points (cut-1 drops the lowest), the
 # opponents' average divides that by the encounters, direct encounter adds the factors against the
 # players still tied, wins counts the games won outright, average rank is the mean place (lower is
-# better). Byes add points and take no part in any tie-break. The readable arithmetic (explain.py)
-# is only built for the players whose `lines` someone reads: a 1,000-player rebuild need not format
-# 60,000 terms.
+# better; a player with no counted game ranks last at the largest table). Byes add points and take
+# no part in any tie-break. The readable arithmetic (explain.py) is only built for the players
+# whose `lines` someone reads: a 1,000-player rebuild need not format 60,000 terms.
 
 TITLES = {
     "sonneborn-berger": "Sonneborn-Berger",
@@ -204,11 +204,17 @@ def opponents(games: Iterable[Scored], totals: Mapping[str, float], names: Itera
 
 
 def places(games: Iterable[Scored], names: Iterable[str], name: str) -> dict[str, float]:
-    """Count the games won outright (wins), or average the places (average rank)."""
+    """Count the games won outright (wins), or average the places (average rank).
+
+    A player with no counted game (only byes) ranks as if last at every table: their average
+    rank is the size of the largest table among the counted games, 2 when there is none.
+    """
     sums = dict.fromkeys(names, 0.0)
     counts = dict.fromkeys(sums, 0)
     wins = name == "wins"
+    largest = 2
     for game in games:
+        largest = max(largest, len(game.seats))
         for player, place in zip(game.seats, game.places, strict=True):
             if wins:
                 sums[player] += place == 1
@@ -217,4 +223,4 @@ def places(games: Iterable[Scored], names: Iterable[str], name: str) -> dict[str
                 counts[player] += 1
     if wins:
         return sums
-    return {p: sums[p] / counts[p] if counts[p] else 0.0 for p in sums}
+    return {p: sums[p] / counts[p] if counts[p] else float(largest) for p in sums}

@@ -2,9 +2,18 @@
 
 from __future__ import annotations
 
+from datetime import datetime
+
 import pytest
 
-from pbem.tournaments.core.scoring import average_places, place_points, scored_games, totals
+from pbem.tournaments.core.scoring import (
+    Scored,
+    average_places,
+    bye_points,
+    place_points,
+    scored_games,
+    totals,
+)
 
 from .logs import Log
 
@@ -60,7 +69,7 @@ def test_an_annulled_game_counts_for_nobody_and_says_so():
     t = log.tournament()
     (scored,) = scored_games(t)
     assert scored.annulled == "annulled by the director: as the rules say"
-    assert "annulled" in scored.flags
+    assert "annulled" in scored.flags and scored.points == (0, 0)
     assert totals(t) == {"ann": 0, "bob": 0}
 
 
@@ -88,3 +97,50 @@ def test_a_withdrawn_player_keeps_the_games_they_played():
     log.result("g1", [2, 1]).result("g2", [1, 1])
     log.add("withdraw", {"player": "bob", "reason": "work"})
     assert totals(log.tournament())["bob"] == 1
+
+
+def test_a_scored_game_keeps_its_round_seats_places_and_finish_time():
+    # g1 of round 1 is still being played; g2 after it has finished.
+    log = Log("swiss", table_sizes=[3]).register("ann", "bob", "cid", "dan", "eve", "fay").start()
+    g1, g2 = log.pair(1, [["ann", "bob", "cid"], ["dan", "eve", "fay"]])
+    log.result(g2, [2, 1, 3])
+    finished = datetime.fromisoformat(log.events[-1].payload["finished_at"])
+    assert scored_games(log.tournament()) == (Scored(
+        game=g2, round=1, seats=("dan", "eve", "fay"), ranks=(2, 1, 3), places=(2, 1, 3),
+        points=(0.5, 1, 0), annulled="", flags=(), finished_at=finished),)
+
+
+def test_places_scoring_ignores_the_games_own_scores():
+    log = four_player_log()
+    (game,) = log.pair(1, [["ann", "bob", "cid", "dan"]])
+    log.result(game, [1, 2, 3, 4], scores=[9, 5, 2, 1])
+    assert totals(log.tournament()) == pytest.approx(
+        {"ann": 1, "bob": 2 / 3, "cid": 1 / 3, "dan": 0})
+
+
+def test_a_result_flagged_annulled_counts_for_nobody_and_says_so():
+    log = Log("swiss").register("ann", "bob").start()
+    (game,) = log.pair(1, [["ann", "bob"]])
+    log.result(game, [1, 2], flags=["annulled"])
+    t = log.tournament()
+    (scored,) = scored_games(t)
+    assert (scored.annulled, scored.points) == ("annulled in its result", (0, 0))
+    assert totals(t) == {"ann": 0, "bob": 0}
+
+
+def test_a_bye_adds_to_the_points_of_the_games_played():
+    # Round 1: Ann beat Bob, Cid has a bye. Round 2: Cid beat Ann, Bob has a bye.
+    log = Log("swiss").register("ann", "bob", "cid").start()
+    (g1,) = log.pair(1, [["ann", "bob"]], byes=[("cid", 1)])
+    log.result(g1, [1, 2])
+    (g2,) = log.pair(2, [["cid", "ann"]], byes=[("bob", 1)])
+    log.result(g2, [1, 2])
+    t = log.tournament()
+    assert totals(t) == {"ann": 1, "bob": 1, "cid": 2}
+    # Counting only the first game: Ann's win and the two byes.
+    assert totals(t, scored_games(t)[:1]) == {"ann": 1, "bob": 1, "cid": 1}
+
+
+def test_a_pairing_bye_is_a_win_on_the_places_scale_and_nothing_in_game_points():
+    assert bye_points(Log("swiss").tournament()) == 1
+    assert bye_points(Log("swiss", scoring={"by": "game-points"}).tournament()) == 0

@@ -210,3 +210,84 @@ def test_an_unknown_tie_break_is_named():
     ledger = Ledger.of({"ann": "Ann"}, [], [], {"ann": 0.0})
     with pytest.raises(ValueError, match="unknown tie-break 'coin-toss'"):
         ledger.compute("coin-toss")
+
+
+def tables_of_three() -> Log:
+    """Six players, two rounds of two tables of three, every total different."""
+    log = Log("swiss", table_sizes=[3], rounds=2,
+              tiebreaks=["buchholz-cut-1", "buchholz", "opponents-average"])
+    log.register("ann", "bob", "cid", "dan", "eve", "fay").start()
+    g1, g2 = log.pair(1, [["ann", "bob", "cid"], ["dan", "eve", "fay"]])
+    log.result(g1, [1, 2, 3]).result(g2, [1, 2, 2])
+    g3, g4 = log.pair(2, [["ann", "dan", "eve"], ["bob", "cid", "fay"]])
+    log.result(g3, [2, 1, 3]).result(g4, [3, 1, 2])
+    return log
+
+
+def test_buchholz_and_its_cut_at_tables_of_three():
+    # A table of 3 gives 1, 1/2, 0; a shared 2nd-3rd gives (1/2 + 0) / 2 = 1/4 each.
+    # g1: Ann 1, Bob 1/2, Cid 0.      g2: Dan 1, Eve 1/4, Fay 1/4.
+    # g3: Dan 1, Ann 1/2, Eve 0.      g4: Cid 1, Fay 1/2, Bob 0.
+    # Points: Dan 2, Ann 1.5, Cid 1, Fay 0.75, Bob 0.5, Eve 0.25.
+    # Buchholz adds both opponents of each game:
+    #   Ann = 0.5 (Bob) + 1 (Cid) + 2 (Dan) + 0.25 (Eve) = 3.75
+    #   Bob = 1.5 (Ann) + 1 (Cid) + 1 (Cid) + 0.75 (Fay) = 4.25
+    #   Cid = 1.5 (Ann) + 0.5 (Bob) + 0.5 (Bob) + 0.75 (Fay) = 3.25
+    #   Dan = 0.25 (Eve) + 0.75 (Fay) + 1.5 (Ann) + 0.25 (Eve) = 2.75
+    #   Eve = 2 (Dan) + 0.75 (Fay) + 1.5 (Ann) + 2 (Dan) = 6.25
+    #   Fay = 2 (Dan) + 0.25 (Eve) + 0.5 (Bob) + 1 (Cid) = 3.75
+    # Cut-1 drops the lowest opponent of all: Ann 3.75 - 0.25 (Eve) = 3.5, Bob 4.25 - 0.75 (Fay)
+    # = 3.5, Cid 3.25 - 0.5 (Bob) = 2.75, Dan 2.75 - 0.25 (Eve) = 2.5, Eve 6.25 - 0.75 (Fay)
+    # = 5.5 (Eve is herself the lowest at both her tables, so each drops her lower opponent:
+    # Fay 0.75 in g2, Ann 1.5 in g3, and the lower of those), Fay 3.75 - 0.25 (Eve) = 3.5.
+    # Opponents' average: Buchholz over 4 encounters each.
+    rows = {r.name: r for r in standings(tables_of_three().tournament())}
+    assert {n: r.points for n, r in rows.items()} == {
+        "Ann": 1.5, "Bob": 0.5, "Cid": 1, "Dan": 2, "Eve": 0.25, "Fay": 0.75}
+    assert {n: r.tiebreak("buchholz") for n, r in rows.items()} == {
+        "Ann": 3.75, "Bob": 4.25, "Cid": 3.25, "Dan": 2.75, "Eve": 6.25, "Fay": 3.75}
+    assert {n: r.tiebreak("buchholz-cut-1") for n, r in rows.items()} == {
+        "Ann": 3.5, "Bob": 3.5, "Cid": 2.75, "Dan": 2.5, "Eve": 5.5, "Fay": 3.5}
+    assert {n: r.tiebreak("opponents-average") for n, r in rows.items()} == {
+        "Ann": 0.9375, "Bob": 1.0625, "Cid": 0.8125, "Dan": 0.6875, "Eve": 1.5625,
+        "Fay": 0.9375}
+    assert rows["Eve"].lines[1:] == (
+        "Buchholz cut-1 = 2 (Dan) + 0.75 (Fay) + 1.5 (Ann) + 2 (Dan) - 0.75 (lowest: Fay) = 5.5",
+        "Buchholz = 2 (Dan) + 0.75 (Fay) + 1.5 (Ann) + 2 (Dan) = 6.25",
+        "Opponents' average = (2 (Dan) + 0.75 (Fay) + 1.5 (Ann) + 2 (Dan)) / 4 = 1.56",
+    )
+
+
+def test_a_player_with_only_byes_ranks_as_last_at_the_largest_table():
+    # Round 1: a table of 4 (Ann 1st) and a table of 3 (Eve 1st); Hal has a bye worth 1 point.
+    # Ann, Eve and Hal have 1 point each. Average rank: Ann 1, Eve 1, and Hal, with no game,
+    # 4: last at the largest table of the event. Before, Hal's 0 put him first.
+    log = Log("swiss", table_sizes=[3, 4], rounds=2, tiebreaks=["average-rank"])
+    log.register("ann", "bob", "cid", "dan", "eve", "fay", "gus", "hal").start()
+    g1, g2 = log.pair(1, [["ann", "bob", "cid", "dan"], ["eve", "fay", "gus"]],
+                      byes=[("hal", 1)])
+    log.result(g1, [1, 2, 3, 4]).result(g2, [1, 2, 3])
+    rows = standings(log.tournament())
+    assert [(r.place, r.name, r.points, r.tiebreak("average-rank")) for r in rows[:3]] == [
+        (1, "Ann", 1, 1), (1, "Eve", 1, 1), (3, "Hal", 1, 4)]
+    assert rows[2].why == ("Eve is above Hal: both have 1 point; "
+                           "Average rank 1 against 4 (lower is better)")
+    assert rows[2].lines[-1] == "Average rank = 4 (no games yet: last at a table of 4, the largest)"
+
+
+def test_a_player_whose_only_game_was_annulled_ranks_as_last_at_the_largest_counted_table():
+    # g1, the only table of 4, is annulled: the largest counted table is g2's, of 3. Ann, Bob,
+    # Cid and Dan have no counted game: average rank 3 each. Eve 1, Fay 2, Gus 3.
+    log = Log("swiss", table_sizes=[3, 4], rounds=2, tiebreaks=["average-rank"])
+    log.register("ann", "bob", "cid", "dan", "eve", "fay", "gus").start()
+    g1, g2 = log.pair(1, [["ann", "bob", "cid", "dan"], ["eve", "fay", "gus"]])
+    log.result(g1, [1, 2, 3, 4]).result(g2, [1, 2, 3]).director("annul", game=g1)
+    ranks = {r.name: r.tiebreak("average-rank") for r in standings(log.tournament())}
+    assert ranks == {"Ann": 3, "Bob": 3, "Cid": 3, "Dan": 3, "Eve": 1, "Fay": 2, "Gus": 3}
+
+
+def test_without_any_counted_game_the_average_rank_is_that_of_a_two_player_loser():
+    ledger = Ledger.of({"ann": "Ann", "bob": "Bob"}, [], [], {"ann": 1.0, "bob": 0.0})
+    assert ledger.compute("average-rank") == {"ann": 2, "bob": 2}
+    assert ledger.compute("wins") == {"ann": 0, "bob": 0}
+    assert ledger.compute("opponents-average") == {"ann": 0, "bob": 0}
