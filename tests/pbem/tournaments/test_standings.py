@@ -14,9 +14,9 @@ ROUND_ROBIN = [("ann", "bob"), ("cid", "dan"), ("ann", "cid"), ("bob", "dan"),
                ("ann", "dan"), ("bob", "cid")]
 
 
-def round_robin(outcomes: list[tuple[int, int]]) -> Log:
+def round_robin(outcomes: list[tuple[int, int]], **create: object) -> Log:
     """A round robin of four, three rounds of two games, with these ranks in game order."""
-    log = Log("round-robin").register("ann", "bob", "cid", "dan").start()
+    log = Log("round-robin", **create).register("ann", "bob", "cid", "dan").start()
     for r in range(3):
         games = log.pair(r + 1, [list(p) for p in ROUND_ROBIN[2 * r:2 * r + 2]])
         for game, ranks in zip(games, outcomes[2 * r:2 * r + 2], strict=True):
@@ -52,6 +52,19 @@ def test_direct_encounter_decides_when_points_sb_and_buchholz_tie():
     )
     assert ann.lines[3] == ("Direct encounter = 0 (nobody else is level on points and the "
                             "tie-breaks before it)")
+
+
+def test_buchholz_and_opponents_average_between_two_players():
+    # The games of the first test: Ann 2.5, Cid 1.5, Dan 1.5, Bob 0.5 points.
+    # Buchholz Ann = 0.5 (Bob) + 1.5 (Cid) + 1.5 (Dan) = 3.5; Bob = 2.5 + 1.5 + 1.5 = 5.5;
+    # Cid = 1.5 (Dan) + 2.5 (Ann) + 0.5 (Bob) = 4.5; Dan = 1.5 + 0.5 + 2.5 = 4.5.
+    # Opponents' average: the same over 3 games each: 7/6, 11/6, 1.5, 1.5.
+    rows = standings(round_robin([(1, 2), (1, 2), (1, 2), (2, 1), (1, 1), (1, 1)],
+                                 tiebreaks=["buchholz", "opponents-average"]).tournament())
+    assert {r.name: r.tiebreak("buchholz") for r in rows} == {
+        "Ann": 3.5, "Bob": 5.5, "Cid": 4.5, "Dan": 4.5}
+    assert {r.name: r.tiebreak("opponents-average") for r in rows} == pytest.approx({
+        "Ann": 7 / 6, "Bob": 11 / 6, "Cid": 1.5, "Dan": 1.5})
 
 
 def test_players_level_on_everything_share_a_place():
@@ -185,7 +198,7 @@ def test_a_lower_average_rank_alone_puts_a_player_above_another():
 @pytest.mark.parametrize(("place", "text"), [
     (1, "1st"), (2, "2nd"), (3, "3rd"), (4, "4th"), (11, "11th"), (12, "12th"), (13, "13th"),
     (20, "20th"), (21, "21st"), (22, "22nd"), (23, "23rd"), (101, "101st"), (111, "111th"),
-    (112, "112th"), (113, "113th"), (122, "122nd")])
+    (112, "112th"), (113, "113th"), (121, "121st"), (122, "122nd"), (211, "211th")])
 def test_places_read_as_people_write_them(place, text):
     assert ordinal(place) == text
 

@@ -7,7 +7,7 @@ from dataclasses import replace
 import pytest
 
 from pbem.tournaments.core.export import standings_hash
-from pbem.tournaments.core.model import Event
+from pbem.tournaments.core.model import Event, Tournament
 from pbem.tournaments.core.verify import verify
 
 from .logs import Log
@@ -77,7 +77,8 @@ def test_a_pairing_nobody_asked_for_is_named():
     run(log, seed=2)
     log.pair(2, [["p01", "p02"]])
     mismatch = verify(log.events)
-    assert mismatch is not None and "no pairing was due" in mismatch.problem
+    assert mismatch is not None and mismatch.problem == (
+        f"no pairing was due at {log.events[-1].at.isoformat()}, but round 2 was paired")
 
 
 def test_another_algorithm_is_named_rather_than_guessed():
@@ -94,6 +95,7 @@ def test_the_close_must_carry_the_standings_hash():
     assert verify(log.events) is None
     mismatch = verify(altered(log, log.events[-1].seq, standings="0" * 64))
     assert mismatch is not None and mismatch.problem == f"standings hash {'0' * 64}, derived {good}"
+    assert mismatch.seq == log.events[-1].seq
 
 
 def test_a_log_that_does_not_fold_is_reported_at_its_seq():
@@ -102,3 +104,53 @@ def test_a_log_that_does_not_fold_is_reported_at_its_seq():
     mismatch = verify(log.events)
     assert mismatch is not None and mismatch.seq == log.events[-1].seq
     assert "does not fold" in mismatch.problem
+
+
+def test_a_changed_round_number_is_named():
+    log = swiss_log()
+    first = pair_events(log)[0]
+    mismatch = verify(altered(log, first.seq, round=5))
+    assert mismatch is not None and mismatch.problem == "round 5, derived round 1"
+
+
+def test_a_rematch_the_plan_does_not_name_is_named():
+    log = swiss_log()
+    first = pair_events(log)[0]
+    mismatch = verify(altered(log, first.seq, rematches=[{"players": ["p01", "p02"]}]))
+    assert mismatch is not None
+    assert mismatch.problem == "rematches [{'players': ['p01', 'p02']}], derived []"
+
+
+def test_a_round_paired_around_an_away_player_verifies():
+    # p02 is away for the first round: the plan re-derived without him would seat him.
+    log = run(Log("swiss", rounds=3).register(*players(5)).start(), seed=4,
+              away=lambda step: {"p02"} if step == 0 else ())
+    first = pair_events(log)[0]
+    assert first.payload["away"] == ["p02"]
+    assert verify(log.events) is None
+
+
+def test_a_log_paired_by_an_earlier_version_is_checked_by_that_version():
+    log = run(Log("round-robin", table_sizes=(3,)).register(*players(6)).start(), seed=2,
+              algorithm="pbem-round-robin-tables/1")
+    assert {e.payload["algorithm"] for e in pair_events(log)} == {"pbem-round-robin-tables/1"}
+    assert verify(log.events) is None
+
+
+def test_a_witness_checks_every_result_and_director_event_and_is_named_at_its_seq():
+    log = swiss_log()
+    log.director("annul", game="g1")
+    asked: list[tuple[int, str, int]] = []
+
+    def witness(event: Event, t: Tournament) -> str:
+        # The tournament is the one before the event: its head is the seq before.
+        asked.append((event.seq, event.kind, t.head))
+        return ""
+
+    assert verify(log.events, witness) is None
+    assert asked == [(e.seq, e.kind, e.seq - 1) for e in log.events
+                     if e.kind in ("result", "director")]
+    assert asked[-1][1] == "director"
+    late = log.events[-1].seq
+    mismatch = verify(log.events, lambda e, t: "g1 is not annulled" if e.seq == late else "")
+    assert (mismatch is not None and mismatch.seq, mismatch.problem) == (late, "g1 is not annulled")
