@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import itertools
+from dataclasses import replace
 
 import pytest
 
 from pbem.tournaments.core import pairing
 from pbem.tournaments.core.formats import plan
-from pbem.tournaments.core.history import history
+from pbem.tournaments.core.history import History, history
 
 from .logs import Log
 
@@ -109,3 +110,41 @@ def test_a_large_field_is_paired_on_a_sparse_graph_without_rematches():
     assert sorted(itertools.chain.from_iterable(pairs)) == sorted(order)
     assert not any(h.times_met(a, b) for a, b in pairs)
     assert max(abs(h.points[a] - h.points[b]) for a, b in pairs) <= 1
+
+
+def fresh(points: dict[str, float], balance: dict[str, int] | None = None) -> History:
+    """A history of these points (first seats over second seats: `balance`), nobody met."""
+    return History(points=points, met={}, seats={}, balance=balance or dict.fromkeys(points, 0),
+                   byes=dict.fromkeys(points, 0), ratings=dict.fromkeys(points),
+                   forbidden=frozenset(), seeding={p: i for i, p in enumerate(points)})
+
+
+def test_version_1_pairs_a_score_group_top_half_against_bottom_half():
+    # One group of eight, nobody met: 1-5, 2-6, 3-7, 4-8 costs 0 in the Dutch tier (every
+    # pair is half the group apart); seats alternate down the boards when balances are level.
+    h = fresh(dict.fromkeys(players(8), 0.0))
+    assert pairing.pair_players(players(8), h) == (
+        ("p01", "p05"), ("p06", "p02"), ("p03", "p07"), ("p08", "p04"))
+
+
+def test_version_1_floats_the_lowest_of_a_group_to_the_top_of_the_next():
+    # p01-p03 have 1 point, p04-p06 none: one pair must cross. Dutch tier: within a group of
+    # three, a pair one apart costs |1 - 3 // 2| = 0, two apart 1; across, the distance.
+    # 1-2, 3-4, 5-6 costs 0 + 1 + 0 = 1; 1-4, 2-3, 5-6 costs 3 + 0 + 0 = 3.
+    # The score tier (half points squared) would rather cross once than three times
+    # (1 + 1 + 1 four times over: 3 x 4 = 12 against 4).
+    h = fresh({"p01": 1, "p02": 1, "p03": 1, "p04": 0, "p05": 0, "p06": 0})
+    assert pairing.pair_players(players(6), h) == (
+        ("p01", "p02"), ("p04", "p03"), ("p05", "p06"))
+
+
+def test_version_1_weighs_the_score_difference_squared():
+    # Points 2, 1, 1, 0; p01 and p03 have met, and p01 and p02 have both had a first seat
+    # more than a second. 1-2, 3-4: two differences of 2 half points, 2^2 + 2^2 = 8, but 1-2
+    # leaves a first-seat imbalance of 2 (seat tier 1). 1-4, 2-3: 4^2 + 0 = 16, no imbalance.
+    # Squared, the score tier decides for 1-2, 3-4; counted linearly (2 + 2 against 4 + 0) it
+    # would tie and the seat tier would decide for 1-4, 2-3.
+    h = replace(fresh({"p01": 2, "p02": 1, "p03": 1, "p04": 0},
+                      balance={"p01": 1, "p02": 1, "p03": 0, "p04": 0}),
+                met={"p01": {"p03": 1}, "p03": {"p01": 1}})
+    assert pairing.pair_players(players(4), h) == (("p01", "p02"), ("p04", "p03"))
