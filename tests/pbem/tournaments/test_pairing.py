@@ -10,6 +10,7 @@ import pytest
 from pbem.tournaments.core import pairing
 from pbem.tournaments.core.formats import plan
 from pbem.tournaments.core.history import History, history
+from pbem.tournaments.core.plans import Penalty
 
 from .logs import Log
 
@@ -148,3 +149,48 @@ def test_version_1_weighs_the_score_difference_squared():
                       balance={"p01": 1, "p02": 1, "p03": 0, "p04": 0}),
                 met={"p01": {"p03": 1}, "p03": {"p01": 1}})
     assert pairing.pair_players(players(4), h) == (("p01", "p02"), ("p04", "p03"))
+
+
+def test_the_penalty_of_a_pair_names_each_cost_for_the_preview():
+    # p01 and p02 are kept apart and met twice (2^2 = 4); 1.5 - 0.5 = 1 point apart; both
+    # had a first seat more (imbalance 2 after the better seating: (2 - 1)^2 = 1); rated
+    # 1500 and 1420. p03 has no rating: no rating spread.
+    h = replace(fresh({"p01": 1.5, "p02": 0.5, "p03": 0.0},
+                      balance={"p01": 1, "p02": 1, "p03": 0}),
+                met={"p01": {"p02": 2}, "p02": {"p01": 2}}, forbidden=frozenset({("p02", "p01")}),
+                ratings={"p01": 1500.0, "p02": 1420.0, "p03": None})
+    assert pairing.penalty("p01", "p02", h) == Penalty(
+        forbidden=1, met=4, spread=1.0, seat=1, rating=80.0)
+    assert pairing.penalty("p03", "p01", h) == Penalty(spread=1.5)
+    assert pairing.penalty("p02", "p03", h) == Penalty(spread=0.5)
+
+
+def test_version_1_keeps_apart_the_pairs_the_director_forbids():
+    # Eight level players: the Dutch pairing 1-5 is forbidden, so p01 and p05 meet nobody of
+    # each other's and the rest still pair.
+    h = replace(fresh(dict.fromkeys(players(8), 0.0)), forbidden=frozenset({("p05", "p01")}))
+    pairs = pairing.pair_players(players(8), h)
+    assert sorted(p for pair in pairs for p in pair) == players(8)
+    assert {"p01", "p05"} not in [set(pair) for pair in pairs]
+
+
+def test_version_1_breaks_no_colour_limit_to_keep_scores_together():
+    # p01 and p02 lead with a point, both with two first seats more than second: whoever
+    # sits first would reach three, FIDE's absolute limit (tier above the score). So each
+    # leader meets a player without a point instead (1-3, 2-4 and 1-4, 2-3 cost the same).
+    h = fresh({"p01": 1, "p02": 1, "p03": 0, "p04": 0},
+              balance={"p01": 2, "p02": 2, "p03": 0, "p04": 0})
+    pairs = pairing.pair_players(players(4), h)
+    assert all(len({"p01", "p02"} & set(pair)) == 1 for pair in pairs)
+
+
+def test_version_1_avoids_an_imbalance_of_two_but_not_of_one():
+    # Six level players: the Dutch pairs are 1-4, 2-5, 3-6. With p01 one first seat up, 1-4
+    # leaves an imbalance of 1, which is free: the Dutch pairs stand.
+    level = dict.fromkeys(players(6), 0.0)
+    h = fresh(level, balance={**dict.fromkeys(players(6), 0), "p01": 1, "p05": -1})
+    assert [set(pair) for pair in pairing.pair_players(players(6), h)] == [
+        {"p01", "p04"}, {"p02", "p05"}, {"p03", "p06"}]
+    # With p04 one first seat up too, 1-4 would leave one of them at 2 (tier 1): avoided.
+    h = fresh(level, balance={**dict.fromkeys(players(6), 0), "p01": 1, "p04": 1})
+    assert {"p01", "p04"} not in [set(pair) for pair in pairing.pair_players(players(6), h)]
