@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import hashlib
 import itertools
+import json
 from dataclasses import replace
 
+import networkx as nx
 import pytest
 
 from pbem.tournaments.core import pairing
@@ -13,6 +16,7 @@ from pbem.tournaments.core.history import History, history
 from pbem.tournaments.core.plans import Penalty
 
 from .logs import Log
+from .simulate import run
 
 
 def players(n: int) -> list[str]:
@@ -194,3 +198,34 @@ def test_version_1_avoids_an_imbalance_of_two_but_not_of_one():
     # With p04 one first seat up too, 1-4 would leave one of them at 2 (tier 1): avoided.
     h = fresh(level, balance={**dict.fromkeys(players(6), 0), "p01": 1, "p04": 1})
     assert {"p01", "p04"} not in [set(pair) for pair in pairing.pair_players(players(6), h)]
+
+
+def test_version_1_doubles_its_window_until_the_pairs_are_new():
+    # 68 level players (over 64: a window of 12 ahead, and 12 around the Dutch partner 34
+    # down for the top half). Every pair of that window has met, so its matching is all
+    # rematches; doubled to 24 the window reaches pairs 13 to 24 apart, which are new, and
+    # the pairing stops there: it is the matching of the 24-wide graph.
+    order = players(68)
+    met: dict[str, dict[str, int]] = {p: {} for p in order}
+    for i, j in pairing.edges(order, fresh(dict.fromkeys(order, 0.0)), pairing.WINDOW):
+        met[order[i]][order[j]] = met[order[j]][order[i]] = 1
+    h = replace(fresh(dict.fromkeys(order, 0.0)), met=met)
+    pairs = pairing.match(order, h)
+    assert sorted(p for pair in pairs for p in pair) == order
+    assert not any(h.times_met(a, b) for a, b in pairs)
+    mate = nx.max_weight_matching(pairing.pairing_graph(order, h, 24), maxcardinality=True)
+    assert pairs == [(order[i], order[j]) for i, j in sorted((min(e), max(e)) for e in mate)]
+
+
+def test_version_1_pairs_exactly_as_it_always_did():
+    # Version 1 is kept for the logs it paired: `verify` re-derives them, so it must never
+    # change. Two recorded runs (33 players over 7 rounds; 70 players, above the full-graph
+    # limit of 64, over 3 rounds) give the same pair events as when this test was written.
+    for n, rounds, seed, digest in [
+        (33, 7, 0, "9586d3cf0e016daaf3bcaba63b7f7d941892f92e844d9be584cddc52acab97c0"),
+        (70, 3, 1, "88a727cfd5dbe4dc5e32a62b10c46b227ce424867feda683d164f7e05adeee79"),
+    ]:
+        log = run(swiss(n, rounds=rounds), seed=seed, algorithm="pbem-swiss-pairs/1")
+        paired = [[e.payload["round"], e.payload["tables"], e.payload["byes"]]
+                  for e in log.events if e.kind == "pair"]
+        assert hashlib.sha256(json.dumps(paired, sort_keys=True).encode()).hexdigest() == digest
