@@ -156,15 +156,15 @@ def test_version_1_weighs_the_score_difference_squared():
 
 
 def test_the_penalty_of_a_pair_names_each_cost_for_the_preview():
-    # p01 and p02 are kept apart and met twice (2^2 = 4); 1.5 - 0.5 = 1 point apart; both
+    # p01 and p02 are kept apart and met three times (3^2 = 9); 1.5 - 0.5 = 1 point apart; both
     # had a first seat more (imbalance 2 after the better seating: (2 - 1)^2 = 1); rated
     # 1500 and 1420. p03 has no rating: no rating spread.
     h = replace(fresh({"p01": 1.5, "p02": 0.5, "p03": 0.0},
                       balance={"p01": 1, "p02": 1, "p03": 0}),
-                met={"p01": {"p02": 2}, "p02": {"p01": 2}}, forbidden=frozenset({("p02", "p01")}),
+                met={"p01": {"p02": 3}, "p02": {"p01": 3}}, forbidden=frozenset({("p02", "p01")}),
                 ratings={"p01": 1500.0, "p02": 1420.0, "p03": None})
     assert pairing.penalty("p01", "p02", h) == Penalty(
-        forbidden=1, met=4, spread=1.0, seat=1, rating=80.0)
+        forbidden=1, met=9, spread=1.0, seat=1, rating=80.0)
     assert pairing.penalty("p03", "p01", h) == Penalty(spread=1.5)
     assert pairing.penalty("p02", "p03", h) == Penalty(spread=0.5)
 
@@ -200,19 +200,25 @@ def test_version_1_avoids_an_imbalance_of_two_but_not_of_one():
     assert {"p01", "p04"} not in [set(pair) for pair in pairing.pair_players(players(6), h)]
 
 
-def test_version_1_doubles_its_window_until_the_pairs_are_new():
+@pytest.mark.parametrize("why", ["met", "kept apart"])
+def test_version_1_doubles_its_window_until_the_pairs_are_new(why):
     # 68 level players (over 64: a window of 12 ahead, and 12 around the Dutch partner 34
-    # down for the top half). Every pair of that window has met, so its matching is all
-    # rematches; doubled to 24 the window reaches pairs 13 to 24 apart, which are new, and
-    # the pairing stops there: it is the matching of the 24-wide graph.
+    # down for the top half). Every pair of that window has met (or is kept apart), so its
+    # matching is all rematches; doubled to 24 the window reaches pairs 13 to 24 apart, which
+    # are new, and the pairing stops there: it is the matching of the 24-wide graph.
     order = players(68)
     met: dict[str, dict[str, int]] = {p: {} for p in order}
-    for i, j in pairing.edges(order, fresh(dict.fromkeys(order, 0.0)), pairing.WINDOW):
+    window = pairing.edges(order, fresh(dict.fromkeys(order, 0.0)), pairing.WINDOW)
+    for i, j in window:
         met[order[i]][order[j]] = met[order[j]][order[i]] = 1
-    h = replace(fresh(dict.fromkeys(order, 0.0)), met=met)
+    h = fresh(dict.fromkeys(order, 0.0))
+    if why == "met":
+        h = replace(h, met=met)
+    else:
+        h = replace(h, forbidden=frozenset((order[i], order[j]) for i, j in window))
     pairs = pairing.match(order, h)
     assert sorted(p for pair in pairs for p in pair) == order
-    assert not any(h.times_met(a, b) for a, b in pairs)
+    assert not any(h.times_met(a, b) or h.kept_apart(a, b) for a, b in pairs)
     mate = nx.max_weight_matching(pairing.pairing_graph(order, h, 24), maxcardinality=True)
     assert pairs == [(order[i], order[j]) for i, j in sorted((min(e), max(e)) for e in mate)]
 
@@ -229,3 +235,8 @@ def test_version_1_pairs_exactly_as_it_always_did():
         paired = [[e.payload["round"], e.payload["tables"], e.payload["byes"]]
                   for e in log.events if e.kind == "pair"]
         assert hashlib.sha256(json.dumps(paired, sort_keys=True).encode()).hexdigest() == digest
+
+
+def test_version_1_pairs_a_rematch_when_nothing_else_pairs_everyone():
+    h = replace(fresh({"p01": 1.0, "p02": 0.0}), met={"p01": {"p02": 1}, "p02": {"p01": 1}})
+    assert pairing.pair_players(["p01", "p02"], h) == (("p01", "p02"),)
