@@ -240,3 +240,17 @@ def test_version_1_pairs_exactly_as_it_always_did():
 def test_version_1_pairs_a_rematch_when_nothing_else_pairs_everyone():
     h = replace(fresh({"p01": 1.0, "p02": 0.0}), met={"p01": {"p02": 1}, "p02": {"p01": 1}})
     assert pairing.pair_players(["p01", "p02"], h) == (("p01", "p02"),)
+
+
+def test_a_sparse_window_joins_the_next_players_and_those_around_the_dutch_partner():
+    # Ten level players, width 2: everyone is joined to the next 2; the top half (positions
+    # 0-4) also to the 2 around their Dutch partner 5 down (4, 5 and 6 down, within the field).
+    order = players(10)
+    near = {(i, i + d) for i in range(10) for d in (1, 2) if i + d < 10}
+    dutch = {(i, i + d) for i in range(5) for d in (4, 5, 6) if i + d < 10}
+    assert pairing.edges(order, fresh(dict.fromkeys(order, 0.0)), 2) == sorted(near | dutch)
+    # Two groups of four, width 4: the Dutch windows (2 down, from the next one to the group's
+    # end) add nothing to the next 4, and no player is joined to himself.
+    h = fresh({p: 1.0 if i < 4 else 0.0 for i, p in enumerate(players(8))})
+    assert pairing.edges(players(8), h, 4) == [
+        (i, j) for i in range(8) for j in range(i + 1, min(8, i + 5))]
