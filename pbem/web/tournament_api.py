@@ -156,3 +156,21 @@ def add_director(public_id: str) -> Any:
         return {"directors": list(held.state.directors)}
 
     return jsonify(svc.write(work)), 201
+
+
+@bp.post("/<public_id>/start-round")
+def start_round(public_id: str) -> Any:
+    """A director starts the next Swiss round before the last one is over:
+    {unfinished: "adjudicate" | "carry", reason}."""
+    svc, data = services(), body()
+
+    def work(session: Session) -> dict[str, Any]:
+        held, who = as_director(session, public_id)
+        held = directing.start_round(session, svc.ctx, held, who,
+                                     str(data.get("unfinished") or ""),
+                                     str(data.get("reason") or ""))
+        return {"round": held.state.last_round(),
+                "games": [t.game for t in held.state.tables
+                          if t.round == held.state.last_round()]}
+
+    return jsonify(svc.write(work)), 201
