@@ -5,7 +5,6 @@ the director may start a round early on the web, the command line or the API."""
 from __future__ import annotations
 
 import html
-
 from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 
