@@ -5,18 +5,25 @@ the director may start a round early on the web, the command line or the API."""
 from __future__ import annotations
 
 import html
+import re
 from dataclasses import replace
 from datetime import UTC, datetime, timedelta
+from types import SimpleNamespace
 
 import pytest
 
+from pbem.tournaments import adjudication
+from pbem.tournaments.core import formats
+from pbem.tournaments.core.errors import BadFormat, IllegalEvent
 from pbem.tournaments.core.model import Event
+from pbem.tournaments.core.scoring import totals
 from pbem.tournaments.core.verify import verify
 from pbem.tournaments.log import core_events, entries, load
 from tests.conftest import make_app
 
 from ..pipe import csrf_in, outbox, sign_in, svc_of
 from ..web.test_api import api_token_for, bearer
+from .logs import T0, Log
 
 PLAYERS = ("Ann <ann@example.org>", "Bob <bob@example.org>", "Cy <cy@example.org>",
            "Di <di@example.org>")
@@ -264,3 +271,86 @@ def test_a_timetable_is_refused_for_a_round_robin_and_a_bad_one_on_the_form_and_
     assert api.status_code == 422
     assert "a round timetable is for Swiss events in rounds, not for a Round robin event" in \
         api.get_json()["message"]
+
+
+# The pure core: what the fold takes and refuses, and the server's adjudication.
+
+def timed_log(unfinished: str = "carry") -> tuple[Log, str, str]:
+    log = Log("swiss", round_starts=[(T0 + timedelta(days=1)).isoformat(),
+                                     (T0 + timedelta(days=2)).isoformat()],
+              unfinished_games=unfinished)
+    log.register("ann", "bob", "cy", "dan").start()
+    g1, g2 = log.pair(1, [("ann", "bob"), ("cy", "dan")])
+    log.result(g1, [1, 2])
+    return log, g1, g2
+
+
+def start_round(log: Log, games: list[str], **extra) -> Log:
+    log.add("director", {"by": "Dee", "by_player": "dee", "reason": "travel",
+                         "action": "start-round", "round": 2, "unfinished": "carry",
+                         "games": games, **extra})
+    return log
+
+
+def test_a_carried_game_no_longer_holds_its_round_and_counts_for_it_when_it_ends():
+    log, _, g2 = timed_log()
+    start_round(log, [g2])
+    t = log.tournament()
+    plan = formats.plan(t, log.now, frozenset())
+    assert t.carried == {g2} and t.holding(1) == ()
+    assert plan is not None and plan.round == 2
+    assert {frozenset(s) for s in plan.tables}.isdisjoint({frozenset(("cy", "dan"))})
+    (g3, g4) = log.pair(2, plan.tables)
+    log.result(g2, [2, 1])
+    t = log.tournament()
+    assert t.by_game[g2].round == 1 and totals(t)["dan"] == 1.0
+
+
+@pytest.mark.parametrize(("games", "extra", "why"), [
+    (["g9"], {}, "the unfinished games of round 1 are ['g2'], not ['g9']"),
+    (["g2"], {"timetable": True}, "on the timetable, not before"),
+    (["g2"], {"timetable": True, "as_of": (T0 + timedelta(days=3)).isoformat(),
+              "unfinished": "adjudicate"},
+     "the timetable says to carry unfinished games, not to adjudicate them"),
+    (["g2"], {"round": 3}, "round 3 cannot start now (round 1 of 3 is the last paired)"),
+])
+def test_the_fold_refuses_a_start_that_does_not_fit(games, extra, why):
+    log, _, _ = timed_log()
+    start_round(log, games, **extra)
+    with pytest.raises(IllegalEvent, match=re.escape(why)):
+        log.tournament()
+
+
+def test_on_the_timetable_a_start_is_taken_from_its_date_on():
+    log, _, g2 = timed_log()
+    start_round(log, [g2], timetable=True, as_of=(T0 + timedelta(days=1)).isoformat())
+    assert log.tournament().round_start(2).timetable
+
+
+def test_the_fold_refuses_a_timetable_for_another_format():
+    with pytest.raises(BadFormat, match="a round timetable is for Swiss events in rounds"):
+        Log("rolling-swiss", round_starts=[T0.isoformat()], unfinished_games="carry").tournament()
+
+
+class Scored:
+    def __init__(self, scores):
+        self.values = scores
+
+    def scores(self, state):
+        return self.values
+
+
+def fake(rules) -> SimpleNamespace:
+    return SimpleNamespace(rules=rules, state=None, game=SimpleNamespace(seats=[0, 1]))
+
+
+def test_the_server_adjudicates_on_the_scores_so_far_else_a_draw():
+    lead = adjudication.ruling(fake(Scored((13, 9))), ["Ann", "Bob"])
+    level = adjudication.ruling(fake(Scored((4, 4))), ["Ann", "Bob"])
+    none = adjudication.ruling(fake(object()), ["Ann", "Bob"])
+
+    assert (lead.ranks, lead.scores) == ((1, 2), (13.0, 9.0))
+    assert lead.basis == "the scores so far (Ann 13, Bob 9): Ann leads, so wins"
+    assert level.ranks == (1, 1) and "level, so a draw" in level.basis
+    assert (none.ranks, none.scores) == ((1, 1), None)
+    assert none.basis == "a draw: the game keeps no score to judge it by"
