@@ -41,7 +41,7 @@ def ruling(loaded: Loaded, names: list[str]) -> Ruling:
     seats = len(loaded.game.seats)
     scores = current_scores(loaded)
     if scores is None:
-        return Ruling((1,) * seats, None, "a draw: the game keeps no score to judge it by")
+        return Ruling((1,) * seats, None, "no score (the game keeps none): a draw")
     ranks = engine.Outcome.from_scores(scores, "").ranks
     said = ", ".join(f"{name} {figure(v)}" for name, v in zip(names, scores, strict=True))
     if all(rank == 1 for rank in ranks):

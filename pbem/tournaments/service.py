@@ -390,10 +390,11 @@ def start_round(session: Session, ctx: Context, held: Held, who: games.Director,
                 continue
             names = [reports.name_of(held.state, p) for p in table.seats]
             ruled = adjudication.ruling(loaded, names)
-            games.adjudicate(session, ctx, table.game, who,
-                             f"{payload['reason']}; adjudicated on {ruled.basis}",
-                             list(ruled.ranks), None if ruled.scores is None
-                             else list(ruled.scores))
+            why = f"{payload['reason']}; adjudicated on {ruled.basis}"
+            if len(why) > games.MAX_REASON:  # the event logs the round's reason in full
+                why = f"adjudicated on {ruled.basis}"[:games.MAX_REASON]
+            games.adjudicate(session, ctx, table.game, who, why, list(ruled.ranks),
+                             None if ruled.scores is None else list(ruled.scores))
         held = log.load(session, held.public_id, for_update=True)
     return held
 

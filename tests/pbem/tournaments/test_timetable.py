@@ -5,6 +5,7 @@ the director may start a round early on the web, the command line or the API."""
 from __future__ import annotations
 
 import html
+import json
 import re
 from dataclasses import replace
 from datetime import UTC, datetime, timedelta
@@ -21,6 +22,7 @@ from pbem.tournaments.core.verify import verify
 from pbem.tournaments.log import core_events, entries, load
 from tests.conftest import make_app
 
+from ..log.forgery import rechain
 from ..pipe import csrf_in, outbox, sign_in, svc_of
 from ..web.test_api import api_token_for, bearer
 from .logs import T0, Log
@@ -165,6 +167,33 @@ def test_a_forged_early_pairing_without_a_start_fails_verify(test_app):
     assert "while round 1 still had unfinished games" in problem.problem
     assert "no start of round 2 (by the director, or on the timetable) was logged" in \
         problem.problem
+
+
+def test_pbem_tournament_verify_refuses_an_exported_log_without_the_start(test_app, tmp_path):
+    runner = test_app.test_cli_runner()
+    public_id = timetabled(runner, "carry", when(timedelta(days=2)))
+    end_one_game_of_round_1(test_app, runner, public_id)
+    run(runner, "tick", "--at", "+3d")
+    path = tmp_path / "log.jsonl"
+    assert run(runner, "tournament", "export", public_id, "--what", "log", "-o", path) \
+        .exit_code == 0
+    honest = run(runner, "tournament", "verify", path)
+    assert honest.exit_code == 0, honest.output
+    lines = [json.loads(line) for line in path.read_text().splitlines()]
+    kept = [line for line in lines
+            if not (isinstance(line, dict) and (line.get("payload") or {}).get("action")
+                    == "start-round")]
+    seq = 0
+    for line in kept[1:]:
+        line["seq"], seq = seq, seq + 1
+    path.write_text("".join(json.dumps(line) + "\n" for line in rechain(kept)))
+
+    forged = run(runner, "tournament", "verify", path)
+
+    assert forged.exit_code != 0
+    assert "while round 1 still had unfinished games" in forged.output
+    assert "no start of round 2 (by the director, or on the timetable) was logged" in \
+        forged.output
 
 
 def test_the_director_starts_round_2_early_on_the_web(test_app):
@@ -353,4 +382,4 @@ def test_the_server_adjudicates_on_the_scores_so_far_else_a_draw():
     assert lead.basis == "the scores so far (Ann 13, Bob 9): Ann leads, so wins"
     assert level.ranks == (1, 1) and "level, so a draw" in level.basis
     assert (none.ranks, none.scores) == ((1, 1), None)
-    assert none.basis == "a draw: the game keeps no score to judge it by"
+    assert none.basis == "no score (the game keeps none): a draw"
