@@ -162,8 +162,9 @@ class Swiss(Format):
 
     def nothing_due(self, t: Tournament) -> str:
         """The round's games still unfinished (carried ones do not hold it)."""
-        holding = t.holding(t.last_round()) if t.last_round() else ()
-        if not holding:
+        last = t.last_round()
+        holding = t.holding(last) if last else ()
+        if not holding or last >= (t.config.whole("rounds") or 0):
             return super().nothing_due(t)
         names = ", ".join(tb.game for tb in holding[:5]) + (", ..." if len(holding) > 5 else "")
         return (f"round {t.last_round()} is still open: {counted(len(holding), 'game')} "
