@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import json
 import random
 
 import pytest
 
+from pbem.tournaments.core import stored
 from pbem.tournaments.core.errors import IllegalEvent
 from pbem.tournaments.core.fold import fold
 
@@ -84,3 +86,55 @@ def test_an_event_refused_after_a_kept_state_is_refused_as_in_one_fold():
         fold(log.events)
     with pytest.raises(IllegalEvent, match="'bob' already plays"):
         fold(log.events[-1:], after=kept)
+
+
+def test_a_full_event_refuses_an_entry_however_the_log_is_split():
+    # Registrations count on from the one before; a withdrawal in between counts again.
+    log = Log(max_players=3)
+    log.register("ann", "bob", "cid")
+    log.add("withdraw", {"player": "bob", "reason": "busy"})
+    log.register("dan")
+    log.add("register", {"player": "eve", "name": "Eve", "rating": None})
+    with pytest.raises(IllegalEvent, match="Eve cannot enter: the event is full: it takes "
+                                           "at most 3 players"):
+        fold(log.events)
+    for split in range(1, len(log.events)):
+        kept = fold(log.events[:split])
+        with pytest.raises(IllegalEvent, match="the event is full"):
+            fold(log.events[split:], after=kept)
+    assert fold(log.events[:-1]).active() == ("ann", "cid", "dan")
+
+
+def test_a_stored_fold_reads_back_as_the_fold_it_was_at_every_split():
+    events = eventful().events
+    whole = fold(events)
+    for split in range(1, len(events) + 1):
+        kept = fold(events[:split])
+        back = stored.load(json.loads(json.dumps(stored.dump(kept))))
+        assert back == kept, f"split at {split}"
+        assert fold(events[split:], after=back) == whole, f"split at {split}"
+    # Types as well as values: a float stays a float, a tuple a tuple, a time a time.
+    back = stored.load(json.loads(json.dumps(stored.dump(whole))))
+    assert [type(b.points) for b in back.byes] == [type(b.points) for b in whole.byes]
+    assert type(back.tables[0].seats) is tuple and back.created_at == whole.created_at
+    assert back.config.options == whole.config.options
+
+
+def test_random_splits_through_a_stored_fold_fold_alike():
+    rng = random.Random(11)
+    log = Log("rolling-swiss", games_per_player=3, max_concurrent=1)
+    players = [f"p{n}" for n in range(10)]
+    log.register(*players).start()
+    for _ in range(3):
+        rng.shuffle(players)
+        for game in log.pair(None, [players[i:i + 2] for i in range(0, 10, 2)]):
+            log.result(game, rng.choice([[1, 2], [2, 1], [1, 1]]), flags=["bot"])
+    events, whole = log.events, fold(log.events)
+    for _ in range(20):
+        cuts = sorted(rng.sample(range(1, len(events)), 3))
+        state = None
+        for first, last in zip([0, *cuts], [*cuts, len(events)], strict=True):
+            if state is not None:
+                state = stored.load(json.loads(json.dumps(stored.dump(state))))
+            state = fold(events[first:last], after=state)
+        assert state == whole
