@@ -1,5 +1,9 @@
 """tournament folds: a tournament's log folded up to an event, stored so a new process loads it
 
+One row per tournament, written by the transaction that appends an event whose seq is a
+multiple of 50; only a cache (a new process folds on from it when the log still holds its
+hash at its seq), so the table starts empty and the next such event fills it.
+
 Revision ID: 0013
 Revises: 0012
 """
