@@ -91,8 +91,15 @@ def _record(cls: type, seen: dict[type, tuple[Codec, Codec]]) -> tuple[Codec, Co
         values = list(values)
         for i, dec in decoders:
             values[i] = dec(values[i])
+        if direct:  # as the constructor sets them, without its frozen setattr per field
+            record = new(cls)
+            record.__dict__.update(zip(names, values, strict=True))
+            return record
         return cls(*values)
 
+    # A plain dataclass's fields are all its constructor sets (nothing checked after).
+    direct = not hasattr(cls, "__post_init__") and not hasattr(cls, "__slots__")
+    new = object.__new__
     seen[cls] = (encode, decode)
     parts.extend(_codecs(hints[n], seen) for n in names)
     encoders.extend((i, p[0]) for i, p in enumerate(parts) if p[0] is not _same)
