@@ -92,7 +92,7 @@ def _record(cls: type, seen: dict[type, tuple[Codec, Codec]]) -> tuple[Codec, Co
         for i, dec in decoders:
             values[i] = dec(values[i])
         if direct:  # as the constructor sets them, without its frozen setattr per field
-            record = new(cls)
+            record: Any = new(cls)
             record.__dict__.update(zip(names, values, strict=True))
             return record
         return cls(*values)
