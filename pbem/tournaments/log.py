@@ -147,7 +147,10 @@ def start(session: Session, row: Tournament) -> State | None:
                    TournamentFold.seq > (-1 if kept is None else kept[0]))
         ).first()
         if found is not None and holds(session, row, found.seq, found.hash):
-            return stored.load(json.loads(found.state))
+            try:
+                return stored.load(json.loads(found.state))
+            except (ValueError, TypeError, KeyError, IndexError):
+                pass  # only a cache: a row that does not read back is no start
     if kept is not None and holds(session, row, kept[0], kept[1]):
         return kept[2].state
     return None

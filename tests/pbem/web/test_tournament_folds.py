@@ -156,6 +156,14 @@ def test_a_stored_fold_of_another_log_or_version_is_never_read(app, client, monk
         assert "Entrants (2)" in home and "Mallory" not in home
         assert seen == [-1]  # the whole log folded again
         monkeypatch.undo()
+    for damaged in ("[1, 2]", "{not json"):  # a row that does not read back: folded again
+        stored_as(ann_hash, log.STORED)
+        svc.write(lambda s, damaged=damaged: setattr(s.get(TournamentFold, row_id), "state",
+                                                     damaged))
+        seen = read_from(monkeypatch)
+        assert "Entrants (2)" in client.get(f"/tournaments/{public_id}").get_data(as_text=True)
+        assert seen == [-1]
+        monkeypatch.undo()
     stored_as(ann_hash, log.STORED)  # the same hash: taken as this log's (a cache trusts it)
     assert "Mallory" in client.get(f"/tournaments/{public_id}").get_data(as_text=True)
 
