@@ -30,6 +30,8 @@ from .core.plans import Plan
 from .log import Held
 from .log import load as load_tournament
 
+BYE_POINTS = (-1000.0, 1000.0)  # what a bye may score: game points run into the hundreds
+
 MAX_MESSAGE = 5000
 
 

@@ -73,6 +73,7 @@ def checked_append(
     except TournamentError as e:
         raise Rejected(in_words(str(e), state)) from e
     log.append(session, row, kind, payload, at=at)
+    log.stored_on_append(session, row, folded)
     row.updated_at = clock.utcnow()
     return Held(row, Folded(folded))
 

@@ -48,6 +48,16 @@ class Draft:
     messages: list[Message] = field(default_factory=list)
     entries_closed: datetime | None = None
     round_starts: list[RoundStart] = field(default_factory=list)
+    # (seq of a register event, active entrants after it): the next register event counts
+    # on from it instead of counting every entrant again, so registering n players is linear.
+    # Only right just after that event (any other event may change who is active).
+    counted: tuple[int, int] | None = None
+
+    def active_count(self) -> int:
+        """The active entrants now."""
+        if self.counted is not None and self.counted[0] == self.head:
+            return self.counted[1]
+        return sum(1 for x in self.entrants.values() if x.status == ACTIVE)
 
     def freeze(self) -> Tournament:
         """Return the Tournament this draft holds."""

@@ -236,19 +236,20 @@ def test_the_director_starts_a_round_from_the_command_line_and_the_api(test_app)
 
     client = test_app.test_client()
     headers = bearer(api_token_for(test_app, "dee@example.org"))
-    bad = client.post(f"/api/tournaments/{public_id}/start-round", headers=headers,
-                      json={"unfinished": "later", "reason": "why not"})
+    actions = f"/api/tournaments/{public_id}/actions"
+    bad = client.post(actions, headers=headers, json={
+        "action": "start-round", "unfinished": "later", "reason": "why not", "confirm": True})
     assert bad.status_code == 422 and "adjudicate" in bad.get_json()["message"]
-    made = client.post(f"/api/tournaments/{public_id}/start-round", headers=headers,
-                       json={"unfinished": "carry", "reason": "holidays"})
-    assert made.status_code == 201, made.get_json()
-    assert made.get_json()["round"] == 3
+    made = client.post(actions, headers=headers, json={
+        "action": "start-round", "unfinished": "carry", "reason": "holidays", "confirm": True})
+    assert made.status_code == 200, made.get_json()
+    assert made.get_json()["done"] == "Round 3 is started."
     t = state(test_app, public_id)
     assert t.round_starts[1].games == tuple(sorted(tb.game for tb in t.tables
                                                    if tb.round == 2))
     assert not pairs(t, 3) & (pairs(t, 1) | pairs(t, 2))
 
-    again = run(runner, "director", "start-round", public_id, "--unfinished", "carry",
+    again = run(runner, "tournament", "start-round", public_id, "--unfinished", "carry",
                 "--reason", "x")
     assert again.exit_code != 0 and "round 3 is the last round of Timed open" in again.output
     assert run(runner, "tournament", "verify", public_id).exit_code == 0
