@@ -83,6 +83,12 @@ tournament.add_command(formats_command)
 @click.option("--starts-at", metavar="TIME",
               help="The event starts by itself at this time (YYYY-MM-DD HH:MM, UTC), at the "
                    "next `pbem tick`, once enough players have entered.")
+@click.option("--round-start", "round_starts", multiple=True, metavar="TIME",
+              help="A Swiss's timetable: the time by which round 2, 3, ... starts (YYYY-MM-DD "
+                   "HH:MM, UTC), once per round from 2 on, in order.")
+@click.option("--unfinished-games", type=click.Choice(["adjudicate", "carry"]),
+              help="With a timetable: a game still unfinished at the next round's date is "
+                   "adjudicated on the scores so far, or carried (it goes on).")
 @click.option("--private", is_flag=True,
               help="Entry by the director's invitation only (`register --mail` invites).")
 @click.option("--rating-min", type=float, help="Entrants' rating in the game, at least.")
@@ -97,6 +103,7 @@ def create(name: str, system: str, kind: str, director_email: str, preset: str |
     svc = ready_services()
     settings["duplicate"] = settings["duplicate"] or None
     settings["private"] = settings["private"] or None
+    settings["round_starts"] = list(settings["round_starts"]) or None
     fields: dict[str, Any] = {
         "name": name, "system": system, "kind": kind, "preset": preset,
         "options": dict(item.partition("=")[::2] for item in options),
@@ -402,6 +409,19 @@ def annul(public_id: str, game: str, reason: str) -> None:
     """Annul a game's result: it no longer counts in the standings."""
     as_operator(public_id, f"game {game} annulled", lambda s, svc, held: directing.annul(
         s, held, games.OPERATOR, game, reason))
+
+
+@tournament.command("start-round")
+@click.argument("public_id")
+@click.option("--unfinished", type=click.Choice(["adjudicate", "carry"]), required=True,
+              help="What becomes of the last round's unfinished games.")
+@click.option("--reason", required=True)
+@with_appcontext
+def start_round(public_id: str, unfinished: str, reason: str) -> None:
+    """Start a Swiss's next round before its last game ends (as `pbem director start-round`)."""
+    as_operator(public_id, f"next round started ({unfinished} the unfinished games)",
+                lambda s, svc, held: directing.start_round(s, svc.ctx, held, games.OPERATOR,
+                                                           unfinished, reason))
 
 
 @tournament.command()

@@ -283,6 +283,14 @@ def adjudicate(session: Session, ctx: Context, held: Held, who: games.Director, 
     return load_tournament(session, held.public_id)
 
 
+def start_round(session: Session, ctx: Context, held: Held, who: games.Director,
+                unfinished: str, reason: str) -> Held:
+    """Start the next round before the last one is over, its unfinished games adjudicated
+    or carried (logged with who and why, mailed to their players); then pair it."""
+    held = service.start_round(session, ctx, held, who, unfinished, reason)
+    return service.tick(session, ctx, held, clock.utcnow())
+
+
 def why_nothing_is_due(held: Held, now: datetime) -> str:
     """Say why a pairing asked for now would pair nobody."""
     state = held.state

@@ -24,6 +24,7 @@ CONFIRMED = {
     "withdraw": "withdraw a player", "disqualify": "disqualify a player",
     "replace": "replace a player", "undo": "take back a pairing", "annul": "annul a game",
     "adjudicate": "adjudicate a game", "hand-over": "hand the event over",
+    "start-round": "start the next round before this one is over",
 }
 
 
@@ -78,6 +79,8 @@ def act(session: Session, public_id: str, form: Any,
             session, svc.ctx, held, who, form.get("email", ""), form.get("name") or None,
             reason, hand_over=True),
         "close_entries": lambda: directing.close_entries(session, held, who, reason),
+        "start-round": lambda: directing.start_round(session, svc.ctx, held, who,
+                                                     form.get("unfinished", ""), reason),
         "extend": lambda: directing.extend(session, svc.ctx, held, who,
                                            whole(form.get("hours"), "hours", 1,
                                                  MAX_EXTENSION_HOURS), reason, game=game),
@@ -92,6 +95,8 @@ def act(session: Session, public_id: str, form: Any,
         return f"Registration links mailed to {', '.join(done)}."
     if what == "message":
         return "Your message is mailed to every entrant and kept on the event's page."
+    if what == "start-round":
+        return f"Round {done.state.last_round()} is started."
     if what == "hand-over":
         return f"{held.row.name} is handed over: you no longer direct it."
     return f"Done: {what.replace('-', ' ')}."
