@@ -158,17 +158,18 @@ def test_a_witness_checks_every_result_and_director_event_and_is_named_at_its_se
 
 
 def test_a_round_paired_while_the_last_one_is_unfinished_is_named():
-    # Round 1 paired by the plan; one of its two games has ended. Round 2 is then paired
-    # with no start of round 2 logged: verify names the round, the time and the game left.
-    log = Log("swiss", rounds=2).register(*players(4)).start()
+    # Round 1 paired by the plan; one of its three games has ended. Round 2 is then paired
+    # with no start of round 2 logged: verify names the round, the time and the games left.
+    log = Log("swiss", rounds=2).register(*players(6)).start()
     p = plan(log.tournament(), log.now)
     assert p is not None
-    first, second = commit(log, p)
+    first, second, third = commit(log, p)
     log.result(first, [1, 2])
     log.pair(2, [["p01", "p03"]])
     at = log.events[-1].at.isoformat()
     mismatch = verify(log.events)
     assert mismatch is not None and mismatch.seq == log.events[-1].seq
     assert mismatch.problem == (
-        f"round 2 was paired at {at} while round 1 still had unfinished games ({second}), "
-        "and no start of round 2 (by the director, or on the timetable) was logged before it")
+        f"round 2 was paired at {at} while round 1 still had unfinished games ({second}, "
+        f"{third}), and no start of round 2 (by the director, or on the timetable) was logged "
+        "before it")
