@@ -18,8 +18,9 @@ import engine
 from pbem.errors import StaleTurn
 from pbem.log import chain, snapshots, store
 from pbem.models import Event, Game, Snapshot
+from pbem.play.act import submit
 
-from ..pipe import counts, csrf, game_row, legal, loaded, log, move, start, svc_of, token
+from ..pipe import counts, csrf, game_row, grant, legal, loaded, log, move, start, svc_of, token
 
 UNICODE_PLAYERS = (("zoe@example.org", "Zoë Ångström"), ("orjan@example.org", "Ørjan 火星"))
 
@@ -569,3 +570,38 @@ def test_a_setup_payload_is_read_field_by_field():
     with pytest.raises(ValueError, match="'rules_version' must be a whole number, not '1'"):
         store.Setup.from_payload(payload | {"rules_version": "1"})
     assert setup.options is not payload["options"], "a copy: the payload stays as logged"
+
+
+def test_a_move_writes_the_games_row_itself_and_leaves_the_unit_of_work_nothing(app):
+    public_id = played_game(app, moves=1)
+    svc = svc_of(app)
+    g = grant(app, public_id)
+    text = legal(app, public_id)[0]
+    written: list[tuple[Any, ...]] = []
+
+    def submitting(s: Any) -> None:
+        done = submit(s, svc.ctx, g, text)
+        game = done.loaded.game
+        assert not s.dirty, "nothing of the game is left for the commit's flush"
+        columns = (Game.head_seq, Game.head_hash, Game.chances, Game.updated_at,
+                   Game.await_since, Game.status)
+        row = s.execute(select(*columns).where(Game.id == game.id)).one()
+        written.append((tuple(row), (game.head_seq, game.head_hash, game.chances,
+                                     game.updated_at, game.await_since, game.status)))
+
+    svc.write(submitting)
+
+    (in_the_row, in_memory), = written
+    assert in_the_row[:3] == in_memory[:3] and in_the_row[5] == in_memory[5]
+    assert in_the_row[0] > g.seq
+    kept = game_row(app, public_id)
+    assert (kept.head_seq, kept.head_hash, kept.chances) == in_memory[:3]
+    assert as_utc(kept.updated_at) == as_utc(in_memory[3])
+    assert as_utc(kept.await_since) == as_utc(in_memory[4])
+
+
+def as_utc(moment: datetime | None) -> datetime | None:
+    """A stored moment as an aware one (SQLite gives it back without its zone, in UTC)."""
+    if moment is None or moment.tzinfo is not None:
+        return moment
+    return moment.replace(tzinfo=UTC)
