@@ -253,14 +253,15 @@ def main(
             built = time.perf_counter() - started
             rows = []
             for size, game_id in games.items():
-                cached, head, with_snapshots = time_rebuild(svc, game_id, repeat)
+                cpu: list[float] = []
+                cached, head, with_snapshots = time_rebuild(svc, game_id, repeat, cpu)
                 count, newest = snapshots_of(svc, game_id)
                 rows.append([head + 1, count, head - newest, cached])
                 svc.write(lambda s, g=game_id: snapshots.drop_snapshots(s, s.get(Game, g)))
-                replayed, _, without = time_rebuild(svc, game_id, repeat)
+                replayed, _, without = time_rebuild(svc, game_id, repeat, cpu)
                 if rules.dump(with_snapshots) != rules.dump(without):
                     raise SystemExit(f"game of {size}: the snapshot state differs from replay")
-                rows[-1].append(replayed)
+                rows[-1].extend([replayed, *cpu])
             weighed = tuple(int(n) for n in intervals.split(","))
             table = intervals_table(svc, games[1_000], weighed, repeat)
         finally:
@@ -273,21 +274,24 @@ def main(
 def report(rows: list[list[Any]], built: float, repeat: int) -> None:
     """Print the table and the ratio of the longest game's rebuild to the shortest's."""
     click.echo(f"built {sum(r[0] for r in rows):,} events in {built:.1f}s; median of {repeat}")
-    head = ("events", "snapshots", "replayed", "with snapshots", "replay all", "speedup")
-    click.echo("{:>8}  {:>9}  {:>8}  {:>14}  {:>12}  {:>8}".format(*head))
-    for events, kept, after, cached, replayed in rows:
+    head = ("events", "snapshots", "replayed", "with snapshots", "replay all", "speedup",
+            "CPU: with", "replay all", "speedup")
+    click.echo("{:>8}  {:>9}  {:>8}  {:>14}  {:>12}  {:>8}  {:>10}  {:>12}  {:>8}".format(*head))
+    for events, kept, after, cached, replayed, cached_cpu, replayed_cpu in rows:
         click.echo(
             f"{events:>8,}  {kept:>9}  {after:>8}  {cached * 1000:>11.2f} ms"
             f"  {replayed * 1000:>9.2f} ms  {replayed / cached:>7.1f}x"
+            f"  {cached_cpu * 1000:>7.2f} ms  {replayed_cpu * 1000:>9.2f} ms"
+            f"  {replayed_cpu / cached_cpu:>7.1f}x"
         )
     first, last = rows[0], rows[-1]
-    ratio = last[3] / first[3]
+    ratio = last[5] / first[5]
     flat = "OK" if ratio <= 1.5 else "NOT FLAT"
     click.echo(
-        f"ratio {last[0]:,}-event / {first[0]:,}-event rebuild with snapshots: {ratio:.2f} "
+        f"ratio {last[0]:,}-event / {first[0]:,}-event rebuild with snapshots (CPU): {ratio:.2f} "
         f"(target: flat, close to 1) {flat}"
     )
-    click.echo(f"the same ratio without snapshots: {last[4] / first[4]:.1f}")
+    click.echo(f"the same ratio without snapshots: {last[6] / first[6]:.1f}")
     click.echo("(replayed: events folded after the newest snapshot)")
 
 

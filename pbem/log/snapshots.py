@@ -10,7 +10,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any, Generic, Protocol, TypeVar, cast
 
-from sqlalchemy import Table, and_, bindparam, delete, func, or_, select
+from sqlalchemy import Table, and_, bindparam, delete, func, select, union_all
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.orm import Session
 
@@ -21,12 +21,12 @@ from .chain import canonical_json
 from .store import ENTRY_COLUMNS, LogEntry, Setup, entries, fold
 
 # Chosen by measurement (bench/bench_rebuild.py, its interval table): a cold read costs a
-# fixed 0.25 ms or so plus about 23 us for each event after the newest snapshot, and a full
-# replay of 1,000 events about 21 ms (CPU). Every 5 events a cold read of a long game is
-# about 60 times faster than a replay (at worst, 4 events after the snapshot, about 50);
-# every 10, about 45 times. A snapshot write (about 0.12 ms) then comes every 2.5 moves of a
-# two-event move: some 0.05 ms a move.
-SNAPSHOT_EVERY = 5
+# fixed 0.15 ms or so of CPU plus about 20 us for each event after the newest snapshot, and
+# a full replay of 1,000 events about 20 ms. Every 10 events a cold read of a long game is
+# 60 to 80 times faster than a replay on average (at worst, 9 events after the snapshot,
+# about 55), every 25 under 50 times; a snapshot write (about 0.1 ms) every 5 moves of two
+# events costs a move about 0.02 ms, as a snapshot every 50 events did through the ORM.
+SNAPSHOT_EVERY = 10
 T = TypeVar("T")
 
 
@@ -38,14 +38,19 @@ NEWEST = (
     .where(Snapshot.game_id == bindparam("game_id"), Snapshot.seq <= bindparam("head"))
     .scalar_subquery()
 )
-READ = (
-    select(*ENTRY_COLUMNS, Snapshot.rules_version, Snapshot.state)
-    .select_from(Event)
-    .outerjoin(Snapshot, and_(Snapshot.game_id == Event.game_id, Snapshot.seq == Event.seq,
-                              Snapshot.seq <= bindparam("head")))
-    .where(Event.game_id == bindparam("game_id"), or_(Event.seq == 0, Event.seq >= NEWEST))
-    .order_by(Event.seq)
-)
+SNAPSHOT_OF_ROW = and_(Snapshot.game_id == Event.game_id, Snapshot.seq == Event.seq,
+                       Snapshot.seq <= bindparam("head"))
+# Two ranges of the key rather than one OR, which SQLite answers by reading every event of the
+# game: the setup, then the newest snapshot's event and every event after it.
+READ = union_all(
+    *(
+        select(Event.seq.label("seq"), *ENTRY_COLUMNS[1:], Snapshot.rules_version, Snapshot.state)
+        .select_from(Event)
+        .outerjoin(Snapshot, SNAPSHOT_OF_ROW)
+        .where(Event.game_id == bindparam("game_id"), *where)
+        for where in ((Event.seq == 0,), (Event.seq >= NEWEST, Event.seq > 0))
+    )
+).order_by("seq")
 
 
 @dataclass(frozen=True)
