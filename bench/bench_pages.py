@@ -30,7 +30,9 @@ Subjects:
 - tournament: a two-player Swiss of 64 and 1,000 players, four rounds played and a fifth
   half played (real games; random pairings, results logged without playing): the home
   page, the first pages of the standings, the crosstable and the games, a player's card,
-  and the API's event with every player's standing (which may grow with them).
+  and the API's event with every player's standing (which may grow with them). The fold
+  the server stores every FOLD_EVERY events is stored as it would have been (the log is
+  built past the service), so a fresh app loads it and folds on the events after it.
   `--quick`: 16 and 64 players.
 """
 
@@ -68,6 +70,7 @@ from pbem.play.act import resign  # noqa: E402
 from pbem.play.start import player_for, start_game  # noqa: E402
 from pbem.services import Services  # noqa: E402
 from pbem.tournaments import log, service  # noqa: E402
+from pbem.tournaments.core.fold import fold  # noqa: E402
 from pbem.tournaments.log import load as load_tournament  # noqa: E402
 from pbem.web.app import create_app  # noqa: E402
 
@@ -185,6 +188,17 @@ def tournament_pages(svc: Services, players: int) -> Pages:
                     "finished_at": now_text(), "head": "ab" * 32})
 
         svc.write(pair)
+
+    def stored(session: Session) -> None:
+        # The server stores the fold when the log reaches a multiple of FOLD_EVERY events (in
+        # the transaction appending it); the log built here went round that, so store the
+        # one the server would have left: a fresh process folds on the events after it.
+        row = session.scalars(select(Tournament).where(Tournament.public_id == public_id)).one()
+        events = log.entries(session, row)
+        last = row.head_seq - row.head_seq % log.FOLD_EVERY
+        log.store(session, row.id, events[last].hash, fold(log.core_events(events[: last + 1])))
+
+    svc.write(stored)
     with svc.db.read() as session:
         held = load_tournament(session, public_id)  # folds the whole log: it must be sound
         player = held.standings[len(entrants) // 2].player

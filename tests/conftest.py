@@ -7,6 +7,7 @@ import os
 import secrets
 import shutil
 from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -93,9 +94,9 @@ def psycopg_url(url: str) -> sa.URL:
     return parsed.set(drivername="postgresql+psycopg")
 
 
-@pytest.fixture(scope="session")
-def postgres_database() -> Iterator[str]:
-    """A fresh PostgreSQL database for this test run, dropped at the end."""
+@contextmanager
+def fresh_postgres_database() -> Iterator[str]:
+    """A new, empty PostgreSQL database of its own, dropped on leaving."""
     admin = postgres_admin_url()
     if admin is None:
         pytest.skip(f"PostgreSQL tests need {POSTGRES_ENV} (CI sets it)")
@@ -116,6 +117,13 @@ def postgres_database() -> Iterator[str]:
         with engine.connect() as conn:
             conn.exec_driver_sql(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
         engine.dispose()
+
+
+@pytest.fixture(scope="session")
+def postgres_database() -> Iterator[str]:
+    """A fresh PostgreSQL database for this test run (per worker), dropped at the end."""
+    with fresh_postgres_database() as url:
+        yield url
 
 
 @pytest.fixture(scope="session")

@@ -4,23 +4,29 @@ from __future__ import annotations
 
 import os
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import click
 from flask.cli import with_appcontext
 from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from engine.figures import figure
 
 from .. import clock
+from ..bounds import number
 from ..errors import PbemError
 from ..models import Player, Tournament
 from ..play import director as games
-from ..play.start import player_for
+from ..play.start import normalize_email, player_for
 from ..ratings.current import entry_record
 from ..services import Services
 from ..tournaments import directing, exports, mails, reports, service, simulate
 from ..tournaments.log import Held, load
 from .common import fail, player_arg, ready_services, upgraded_services
+from .director import read
 from .formats import formats_command, known_system, settings_from, with_settings
 
 
@@ -77,6 +83,12 @@ tournament.add_command(formats_command)
 @click.option("--starts-at", metavar="TIME",
               help="The event starts by itself at this time (YYYY-MM-DD HH:MM, UTC), at the "
                    "next `pbem tick`, once enough players have entered.")
+@click.option("--round-start", "round_starts", multiple=True, metavar="TIME",
+              help="A Swiss's timetable: the time by which round 2, 3, ... starts (YYYY-MM-DD "
+                   "HH:MM, UTC), once per round from 2 on, in order.")
+@click.option("--unfinished-games", type=click.Choice(["adjudicate", "carry"]),
+              help="With a timetable: a game still unfinished at the next round's date is "
+                   "adjudicated on the scores so far, or carried (it goes on).")
 @click.option("--private", is_flag=True,
               help="Entry by the director's invitation only (`register --mail` invites).")
 @click.option("--rating-min", type=float, help="Entrants' rating in the game, at least.")
@@ -91,6 +103,7 @@ def create(name: str, system: str, kind: str, director_email: str, preset: str |
     svc = ready_services()
     settings["duplicate"] = settings["duplicate"] or None
     settings["private"] = settings["private"] or None
+    settings["round_starts"] = list(settings["round_starts"]) or None
     fields: dict[str, Any] = {
         "name": name, "system": system, "kind": kind, "preset": preset,
         "options": dict(item.partition("=")[::2] for item in options),
@@ -317,6 +330,109 @@ def replace(public_id: str, player_email: str, new_player: str, reason: str) -> 
     write(svc, work)
     click.echo(f"{public_id}: {new_player} replaces {player_email}")
 
+
+
+def as_operator(public_id: str, said: str,
+                act: Callable[[Session, Services, Held], Any]) -> Any:
+    """Carry out one director action on the event as the operator; print what was done."""
+    svc = ready_services()
+    done = write(svc, lambda s: act(s, svc, load(s, public_id, for_update=True)))
+    click.echo(f"{public_id}: {said}")
+    return done
+
+
+def entrant_id(session: Session, email: str) -> str:
+    """The id of the player with that address; stop naming it when nobody has it."""
+    found = session.scalars(select(Player).where(Player.email == normalize_email(email))).first()
+    if found is None:
+        fail(click.ClickException(f"nobody has the address {email}"))
+    return str(found.id)
+
+
+@tournament.command()
+@click.argument("public_id")
+@click.argument("player_email")
+@click.option("--reason", required=True)
+@with_appcontext
+def disqualify(public_id: str, player_email: str, reason: str) -> None:
+    """Disqualify a player: their unfinished games are resigned, their results stay."""
+    as_operator(public_id, f"{player_email} disqualified", lambda s, svc, held: (
+        directing.disqualify(s, svc.ctx, held, games.OPERATOR, entrant_id(s, player_email),
+                             reason)))
+
+
+@tournament.command()
+@click.argument("public_id")
+@click.argument("player_email")
+@click.argument("other_email")
+@click.option("--reason", required=True)
+@with_appcontext
+def forbid(public_id: str, player_email: str, other_email: str, reason: str) -> None:
+    """Never pair these two players together (family, same club...)."""
+    as_operator(public_id, f"{player_email} and {other_email} are never paired together",
+                lambda s, svc, held: directing.forbid(
+                    s, held, games.OPERATOR, entrant_id(s, player_email),
+                    entrant_id(s, other_email), reason))
+
+
+@tournament.command()
+@click.argument("public_id")
+@click.argument("player_email")
+@click.option("--points", required=True, help="What the bye scores (a win is 1).")
+@click.option("--reason", required=True)
+@with_appcontext
+def bye(public_id: str, player_email: str, points: str, reason: str) -> None:
+    """Give a player a bye worth POINTS in the next pairing."""
+    scored = read(lambda: number(points, "--points", *directing.BYE_POINTS))
+    as_operator(public_id, f"{player_email} gets a bye worth {figure(scored)}",
+                lambda s, svc, held: directing.bye(s, held, games.OPERATOR,
+                                                   entrant_id(s, player_email), scored, reason))
+
+
+@tournament.command()
+@click.argument("public_id")
+@click.argument("game")
+@click.option("--reason", required=True)
+@with_appcontext
+def undo(public_id: str, game: str, reason: str) -> None:
+    """Take back the pairing of a game nobody has moved in; the next pairing avoids it."""
+    as_operator(public_id, f"game {game} taken back", lambda s, svc, held: directing.undo(
+        s, svc.ctx, held, games.OPERATOR, game, reason))
+
+
+@tournament.command()
+@click.argument("public_id")
+@click.argument("game")
+@click.option("--reason", required=True)
+@with_appcontext
+def annul(public_id: str, game: str, reason: str) -> None:
+    """Annul a game's result: it no longer counts in the standings."""
+    as_operator(public_id, f"game {game} annulled", lambda s, svc, held: directing.annul(
+        s, held, games.OPERATOR, game, reason))
+
+
+@tournament.command("start-round")
+@click.argument("public_id")
+@click.option("--unfinished", type=click.Choice(["adjudicate", "carry"]), required=True,
+              help="What becomes of the last round's unfinished games.")
+@click.option("--reason", required=True)
+@with_appcontext
+def start_round(public_id: str, unfinished: str, reason: str) -> None:
+    """Start a Swiss's next round before its last game ends (as `pbem director start-round`)."""
+    as_operator(public_id, f"next round started ({unfinished} the unfinished games)",
+                lambda s, svc, held: directing.start_round(s, svc.ctx, held, games.OPERATOR,
+                                                           unfinished, reason))
+
+
+@tournament.command()
+@click.argument("public_id")
+@click.argument("people", nargs=-1, required=True)
+@with_appcontext
+def invite(public_id: str, people: tuple[str, ...]) -> None:
+    """Mail registration links to PEOPLE (EMAIL or 'Name <EMAIL>' each)."""
+    as_operator(public_id, f"registration links mailed to {', '.join(people)}",
+                lambda s, svc, held: directing.invite(s, svc.ctx, held, games.OPERATOR,
+                                                      "\n".join(people)))
 
 
 @tournament.command("message")

@@ -15,7 +15,13 @@ from .games import (
 from .mail import Bounce, InboundMail, MailCommand, Outbox
 from .ratings import RatedGameRow
 from .signins import UsedSignin
-from .tournaments import Tournament, TournamentEntrant, TournamentEvent, TournamentSecret
+from .tournaments import (
+    Tournament,
+    TournamentEntrant,
+    TournamentEvent,
+    TournamentFold,
+    TournamentSecret,
+)
 
 __all__ = [
     "Base",
@@ -36,6 +42,7 @@ __all__ = [
     "Tournament",
     "TournamentEntrant",
     "TournamentEvent",
+    "TournamentFold",
     "TournamentSecret",
     "UsedSignin",
 ]

@@ -42,6 +42,23 @@ class TournamentEvent(Base):
     hash: Mapped[str] = mapped_column(String(64))
 
 
+class TournamentFold(Base):
+    """A tournament's log folded up to one event, as JSON: a cache, deleting it changes nothing.
+
+    Read only when the log holds the same event at `seq` (same `hash`: the same events up
+    to there) and the fold was stored by the same model (`version`); a new server process
+    loads it and folds on from it instead of folding the whole log.
+    """
+
+    __tablename__ = "tournament_folds"
+
+    tournament_id: Mapped[int] = mapped_column(ForeignKey("tournaments.id"), primary_key=True)
+    seq: Mapped[int] = mapped_column(Integer)
+    hash: Mapped[str] = mapped_column(String(64))
+    version: Mapped[str] = mapped_column(String(40))
+    state: Mapped[str] = mapped_column(Text)
+
+
 class TournamentSecret(Base):
     """The secret seed behind a tournament's committed seeding; revealed when it closes."""
 

@@ -83,6 +83,10 @@ class Dashboard:
     why_not: str | None
     acts: tuple[Act, ...]
     directors: tuple[tuple[str, str], ...]  # names, the lead first, and "lead" or "co-director"
+    next_round: int | None = None  # a round that may start early: the last one's games hold it
+    next_due: datetime | None = None  # when the timetable starts it at the latest
+    early: tuple[str, ...] = ()  # the games of the last round that hold it, as "id (A v B)"
+    unfinished_games: str | None = None  # what the timetable does to them
 
     @property
     def overdue(self) -> tuple[GameRow, ...]:
@@ -141,7 +145,26 @@ def build(session: Session, held: Held, now: datetime) -> Dashboard:
         why_not=None if plan or not t.started else directing.why_nothing_is_due(held, now),
         acts=tuple(reversed(acts(held, logged(session, held), rulings(session, held)))),
         directors=directors(session, held),
+        **next_round(held),
     )
+
+
+def next_round(held: Held) -> dict[str, Any]:
+    """The next round of a Swiss that may start before the last one is over: its number,
+    its date on the timetable, and the games that hold it."""
+    t = held.state
+    last = t.last_round()
+    if (not t.started or t.closed or not last or not formats.format_of(t).takes_timetable
+            or last >= (t.config.whole("rounds") or 0)):
+        return {}
+    holding = t.holding(last)
+    return {
+        "next_round": last + 1 if holding else None,
+        "next_due": t.config.round_due(last + 1),
+        "early": tuple(f"{tb.game} ({' v '.join(reports.name_of(t, p) for p in tb.seats)})"
+                       for tb in holding),
+        "unfinished_games": t.config.unfinished_games,
+    }
 
 
 def directors(session: Session, held: Held) -> tuple[tuple[str, str], ...]:
@@ -241,6 +264,12 @@ def action_words(held: Held, p: Any) -> str:
         "hand-over": lambda: f"handed the event over to {p.get('name')}",
         "message": lambda: "wrote to every entrant",
         "close_entries": lambda: "closed the entries",
+        "start-round": lambda: (
+            f"started round {p.get('round')} "
+            f"{'on the timetable' if p.get('timetable') else 'early'}, "
+            f"{'adjudicating' if p.get('unfinished') == 'adjudicate' else 'carrying'} "
+            f"game{'s' if len(p.get('games') or ()) != 1 else ''} "
+            f"{', '.join(map(str, p.get('games') or ()))}"),
         "extend": lambda: (f"gave game {game}" if game else f"gave round {p.get('round')}")
         + f" {fmt(float(p.get('hours') or 0))} more hours",
     }

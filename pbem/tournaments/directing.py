@@ -30,6 +30,8 @@ from .core.plans import Plan
 from .log import Held
 from .log import load as load_tournament
 
+BYE_POINTS = (-1000.0, 1000.0)  # what a bye may score: game points run into the hundreds
+
 MAX_MESSAGE = 5000
 
 
@@ -279,6 +281,14 @@ def adjudicate(session: Session, ctx: Context, held: Held, who: games.Director, 
         raise Rejected(f"game {game} is not part of {held.row.name}")
     games.adjudicate(session, ctx, game, who, reason, ranks, scores)
     return load_tournament(session, held.public_id)
+
+
+def start_round(session: Session, ctx: Context, held: Held, who: games.Director,
+                unfinished: str, reason: str) -> Held:
+    """Start the next round before the last one is over, its unfinished games adjudicated
+    or carried (logged with who and why, mailed to their players); then pair it."""
+    held = service.start_round(session, ctx, held, who, unfinished, reason)
+    return service.tick(session, ctx, held, clock.utcnow())
 
 
 def why_nothing_is_due(held: Held, now: datetime) -> str:

@@ -88,7 +88,8 @@ DEADLINE_SLOT = timedelta(hours=1)  # a deadline is shown as the hour that ends 
 
 
 def calendar(session: Session, base_url: str, held: Held) -> str:
-    """Every open decision's deadline in the tournament's games, and its forecast end.
+    """Every open decision's deadline in the tournament's games, the dates by which the
+    rounds to come start (a Swiss's timetable), and its forecast end.
 
     Valid for strict clients: every event has an end, a game keeps one UID whatever its
     decision (its SEQUENCE counts the game's events, so a subscribed calendar moves it), and
@@ -118,6 +119,18 @@ def calendar(session: Session, base_url: str, held: Held) -> str:
             f"DESCRIPTION:{ics_text(f'Move by {ics_human(deadline)}, the end of this hour.')}",
             f"URL:{base_url}/games/{table.game}",
         ])
+    if not held.state.closed:
+        last = held.state.last_round()
+        for coming, due in enumerate(held.state.config.round_starts, start=2):
+            if coming <= last:
+                continue  # paired: its games' deadlines stand for it
+            said = (f"Round {coming} starts by {ics_human(due)} at the latest, or as soon as "
+                    "the round before it is over.")
+            events += ics_event(f"{held.public_id}.round{coming}@{host}", stamp, [
+                f"DTSTART:{ics_time(due)}", "DURATION:PT1H",
+                f"SUMMARY:{ics_text(f'{name}: round {coming} starts by now')}",
+                f"DESCRIPTION:{ics_text(said)}", f"URL:{home}",
+            ])
     if held.state.closed_at is not None:
         day = clock.as_utc(held.state.closed_at).date()
         events += ics_event(f"{held.public_id}.end@{host}", stamp, [

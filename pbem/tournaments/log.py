@@ -2,7 +2,10 @@
 
 Its folded state is kept in this process by head (`FOLDS`), like a game's state: every page
 and API answer of one head shares one fold, and a longer log is folded on from the newest
-fold kept for a shorter one, reading only the events after it.
+fold kept for a shorter one, reading only the events after it. The server also stores the
+fold in the database (`TournamentFold`) whenever the log reaches a multiple of FOLD_EVERY
+events, in the transaction that appends the event, so a new process loads it and folds on
+from there rather than folding the whole log.
 """
 
 from __future__ import annotations
@@ -21,8 +24,10 @@ from ..errors import NotFound
 from ..log.chain import canonical_json, chain_hash, now_text
 from ..log.snapshots import HeadCache
 from ..log.store import LogEntry, insert
-from ..models import Tournament, TournamentEvent
+from ..models import Tournament, TournamentEvent, TournamentFold
+from .core import stored
 from .core.crosstable import Crosstable
+from .core.fold import VERSION as FOLD_VERSION
 from .core.fold import fold
 from .core.model import Event
 from .core.model import Tournament as State
@@ -104,30 +109,72 @@ class Folded:
 
 
 FOLDS: HeadCache[Folded] = HeadCache(64)
+FOLD_EVERY = 50  # the fold is stored when the log reaches a multiple of this many events
+STORED = f"{FOLD_VERSION}/{stored.SHAPE}"  # a stored fold of another version is never read
 
 
 def folded(session: Session, row: Tournament) -> Folded:
     """The fold of the tournament's log at its head: kept, folded on from a shorter log, or new.
 
-    A fold kept for a shorter log is a start only if this log holds the same event at its
-    head seq (same hash: the same events up to there), so a fold is never taken from
-    another database or another log.
+    A fold kept for a shorter log (in this process, or stored) is a start only if this log
+    holds the same event at its head seq (same hash: the same events up to there), so a fold
+    is never taken from another database or another log.
     """
     found = FOLDS.get(row)
     if found is not None:
         return found
-    start = FOLDS.newest(row.id)
-    state = None
-    if start is not None and start[0] < row.head_seq:
-        seq, digest, kept = start
-        stored = session.scalar(select(TournamentEvent.hash).where(
-            TournamentEvent.tournament_id == row.id, TournamentEvent.seq == seq))
-        if stored == digest:
-            state = kept.state
+    state = start(session, row)
     after = -1 if state is None else state.head
     found = Folded(fold(core_events(entries(session, row, after)), after=state))
     FOLDS.keep(row, found)
     return found
+
+
+def start(session: Session, row: Tournament) -> State | None:
+    """The newest fold of this log up to an event, kept in this process or stored: a start.
+
+    The stored fold is read only when this process keeps none as recent (the events between
+    cost less to fold than the stored fold to load).
+    """
+    kept = FOLDS.newest(row.id)
+    if kept is not None and kept[0] > row.head_seq:
+        kept = None
+    if kept is None or row.head_seq - kept[0] >= FOLD_EVERY:
+        found = session.execute(
+            select(TournamentFold.seq, TournamentFold.hash, TournamentFold.state)
+            .where(TournamentFold.tournament_id == row.id, TournamentFold.version == STORED,
+                   TournamentFold.seq <= row.head_seq,
+                   TournamentFold.seq > (-1 if kept is None else kept[0]))
+        ).first()
+        if found is not None and holds(session, row, found.seq, found.hash):
+            try:
+                return stored.load(json.loads(found.state))
+            except (ValueError, TypeError, KeyError, IndexError):
+                pass  # only a cache: a row that does not read back is no start
+    if kept is not None and holds(session, row, kept[0], kept[1]):
+        return kept[2].state
+    return None
+
+
+def holds(session: Session, row: Tournament, seq: int, digest: str) -> bool:
+    """Tell whether the tournament's log holds the event of this hash at this seq."""
+    if seq == row.head_seq:
+        return digest == row.head_hash
+    return digest == session.scalar(select(TournamentEvent.hash).where(
+        TournamentEvent.tournament_id == row.id, TournamentEvent.seq == seq))
+
+
+def store(session: Session, tournament_id: int, digest: str, state: State) -> None:
+    """Store the fold of a tournament's log up to its event `state.head`, of this hash."""
+    session.merge(TournamentFold(
+        tournament_id=tournament_id, seq=state.head, hash=digest, version=STORED,
+        state=json.dumps(stored.dump(state), separators=(",", ":"))))
+
+
+def stored_on_append(session: Session, row: Tournament, state: State) -> None:
+    """Store the fold just appended to when the log reaches a multiple of FOLD_EVERY."""
+    if row.head_seq % FOLD_EVERY == 0 and row.head_seq > 0:
+        store(session, row.id, row.head_hash, state)
 
 
 @dataclass(frozen=True)

@@ -13,7 +13,7 @@ from ..mail import compose, outbox
 from ..models import Outbox, Player
 from . import reports
 from .core import formats
-from .core.model import Message
+from .core.model import Message, RoundStart
 from .log import Held
 
 
@@ -126,3 +126,46 @@ def queue_directing(session: Session, ctx: Context, held: Held, player: Player, 
     outbox.queue(session, ctx, purpose="directing", to=player.email,
                  subject=f"[{held.row.name}] {role} this tournament", text=text, html=html,
                  key=f"t.{held.public_id}.d{held.state.head}.{player.id}")
+
+
+def queue_round_start(session: Session, ctx: Context, held: Held, start: RoundStart) -> None:
+    """Tell each player of a game a round's early start adjudicates or carries, and each
+    director, who started the round and why, and what becomes of the game."""
+    t, home = held.state, f"{ctx.base_url}/tournaments/{held.public_id}"
+    last = start.round - 1
+    what = (f"{start.by} started round {start.round} of {held.row.name} before round {last} "
+            f"was over ({start.reason}).")
+    told: set[int] = set()
+    for game in start.games:
+        seats = t.by_game[game].seats
+        for player in seats:
+            others = " and ".join(reports.name_of(t, p) for p in seats if p != player)
+            fate = (f"Your round {last} game {game} against {others} is ended by adjudication "
+                    "on the scores so far; its result mail follows."
+                    if start.unfinished == "adjudicate" else
+                    f"Your round {last} game {game} against {others} goes on: play it to the "
+                    f"end, its result counts for round {last}. You are paired in round "
+                    f"{start.round} as well, on the points known so far.")
+            notice(session, ctx, held, player, f"round {start.round} has started",
+                   f"{what} {fate}", f"{ctx.base_url}/games/{game}", home, start.seq)
+            told.add(int(player))
+    games = ", ".join(f"{g} ({' v '.join(reports.name_of(t, p) for p in t.by_game[g].seats)})"
+                      for g in start.games)
+    fate = "adjudicated on the scores so far" if start.unfinished == "adjudicate" else \
+        "carried: they go on and count for their own round"
+    for director in sorted({str(held.row.director_id), *t.directors}):
+        if director.isdigit() and int(director) not in told:
+            notice(session, ctx, held, director, f"round {start.round} has started",
+                   f"{what} The unfinished games of round {last} are {fate}: {games}.",
+                   f"{home}/director", home, start.seq)
+
+
+def notice(session: Session, ctx: Context, held: Held, player: str, subject: str, text: str,
+           url: str, home: str, seq: int) -> None:
+    """Mail one person a notice about the event, once per event and log entry."""
+    person = session.get(Player, int(player)) if player.isdigit() else None
+    if person is None:
+        return
+    compose.queue_player_notice(session, ctx, person, f"[{held.row.name}] {subject}", text,
+                                f"t.{held.public_id}.s{seq}.{person.id}", home=home,
+                                game_url=url)

@@ -215,3 +215,34 @@ def next_pairing(held: Held, now: datetime) -> str:
     if t.closed:
         return "never: the event is over"
     return formats.format_of(t).next_pairing(t)
+
+
+def timetable(held: Held) -> list[str]:
+    """A Swiss's timetable for its page: each round's date, and when and how it started."""
+    t = held.state
+    paired = {p.round: p.at for p in t.pairings if p.round is not None}
+    lines = []
+    rounds = max([len(t.config.round_starts) + 1, *(s.round for s in t.round_starts)])
+    for round_ in range(2, rounds + 1):
+        due, start = t.config.round_due(round_), t.round_start(round_)
+        if due is None and start is None:
+            continue
+        line = f"Round {round_}: " + (f"starts by {entries.when(due)}." if due else
+                                      "no date set.")
+        at = paired.get(round_)
+        if at is None:
+            lines.append(line)
+            continue
+        line += f" Started {entries.when(at)}, "
+        if start is not None:
+            fate = "adjudicated" if start.unfinished == "adjudicate" else "carried"
+            games = f"game{'' if len(start.games) == 1 else 's'} {', '.join(start.games)}"
+            how = ("on the timetable" if start.timetable else f"early: {start.by} started it "
+                   f"before round {round_ - 1} was over ({start.reason})")
+            line += f"{how}; round {round_ - 1}'s unfinished {games} {fate}."
+        elif due is None or at <= due:
+            line += f"early: round {round_ - 1} was over."
+        else:
+            line += f"late: round {round_ - 1}'s last game ended after the date."
+        lines.append(line)
+    return lines

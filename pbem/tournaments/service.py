@@ -29,10 +29,11 @@ from ..log import dice, store
 from ..log.chain import GENESIS, now_text
 from ..log.games import Loaded, dice_held, load
 from ..models import Game, Player, Tournament, TournamentEntrant, TournamentSecret
+from ..play import director as games
 from ..play.start import TIMEOUT_POLICIES, start_game
-from . import duplicate, labels, log, mails
+from . import adjudication, duplicate, labels, log, mails, reports
 from .core import entries, formats
-from .core.config import check_fits, check_limits, parse_config
+from .core.config import UNFINISHED, check_fits, check_limits, parse_config
 from .core.errors import TournamentError
 from .core.export import standings_hash
 from .core.fold import fold
@@ -72,6 +73,7 @@ def checked_append(
     except TournamentError as e:
         raise Rejected(in_words(str(e), state)) from e
     log.append(session, row, kind, payload, at=at)
+    log.stored_on_append(session, row, folded)
     row.updated_at = clock.utcnow()
     return Held(row, Folded(folded))
 
@@ -111,6 +113,7 @@ def create(session: Session, director: Player, fields: Mapping[str, Any]) -> Hel
     for key, words in TIMES.items():
         if payload.get(key) is not None:
             payload[key] = moment_of(payload[key], words)
+    payload.update(timetable_fields(payload.get("round_starts")))
     description = str(payload.pop("description", None) or "").strip()
     if description:
         payload["description"] = description
@@ -126,8 +129,9 @@ def create(session: Session, director: Player, fields: Mapping[str, Any]) -> Hel
     if config.duplicate and duplicate.refusal(kind):
         raise Rejected(str(duplicate.refusal(kind)))
     now = clock.utcnow()
+    timetable = [(f"round {r}'s start", at) for r, at in enumerate(config.round_starts, start=2)]
     for words, at in (("the start", config.starts_at),
-                      ("the entry deadline", config.registration_closes)):
+                      ("the entry deadline", config.registration_closes), *timetable[:1]):
         if at is not None and at <= now:
             raise Rejected(f"{words}, {entries.when(at)}, is already past")
     row = Tournament(
@@ -158,6 +162,19 @@ def moment_of(value: Any, words: str) -> str:
     except ValueError as e:
         raise Rejected(f"give {words} as YYYY-MM-DD HH:MM (UTC), not {shown(value)}") from e
     return (when.replace(tzinfo=UTC) if when.tzinfo is None else when.astimezone(UTC)).isoformat()
+
+
+def timetable_fields(given: Any) -> dict[str, Any]:
+    """A round timetable as the log writes it: a list of times (text: one a line or
+    comma-separated), each round's in ISO 8601 UTC."""
+    if given is None or given == "" or given == []:
+        return {}
+    if isinstance(given, str):
+        given = [part for part in re.split(r"[\n,;]+", given) if part.strip()]
+    if not isinstance(given, list | tuple):
+        raise Rejected("give the timetable as the dates of rounds 2, 3, ..., one a line")
+    return {"round_starts": [moment_of(value, f"round {round_}'s start")
+                             for round_, value in enumerate(given, start=2)]}
 
 
 def new_public_id(session: Session) -> str:
@@ -296,6 +313,7 @@ def tick(
     if due_to_start(held.state, now):  # a scheduled start: the clock's pass starts the event
         held = begin(session, held)
     held = catch_up(session, ctx, held)
+    held = on_timetable(session, ctx, held, now)
     for _ in range(PAIRINGS_PER_TICK):
         due = formats.plan(held.state, now, away_players(session, held, now))
         if due is None:
@@ -308,6 +326,77 @@ def tick(
         week = now.isocalendar()
         mails.queue_summary(session, ctx, held, "the week's standings",
                             f"w{week.year}-{week.week:02d}")
+    return held
+
+
+def timetable_due(state: State, now: datetime) -> int | None:
+    """The round the timetable starts now: its date has come, and the last round is not over."""
+    if not state.started or state.closed or not state.config.round_starts:
+        return None
+    last = state.last_round()
+    due = state.config.round_due(last + 1)
+    if not last or due is None or now < due or not state.holding(last):
+        return None
+    return None if state.round_start(last + 1) else last + 1
+
+
+def on_timetable(session: Session, ctx: Context, held: Held, now: datetime) -> Held:
+    """Start the round whose date has come, as the timetable the director set says."""
+    round_ = timetable_due(held.state, now)
+    if round_ is None:
+        return held
+    lead = held.state.directors[0] if held.state.directors else str(held.row.director_id)
+    director = session.get(Player, int(lead)) if lead.isdigit() else None
+    setter = director.name if director is not None else "the director"
+    who = games.Director(f"the server, on the timetable {setter} set")
+    due = held.state.config.round_due(round_)
+    assert due is not None
+    reason = f"round {round_} starts by {entries.when(due)} on the timetable"
+    unfinished = held.state.config.unfinished_games or "carry"
+    return start_round(session, ctx, held, who, unfinished, reason, timetable=now)
+
+
+def start_round(session: Session, ctx: Context, held: Held, who: games.Director,
+                unfinished: str, reason: str, *, timetable: datetime | None = None) -> Held:
+    """Start the next Swiss round before the last one is over (by the director, or on the
+    timetable as of `timetable`): log it, tell the players of the unfinished games and the
+    directors, end those games by adjudication or let them go on, then pair the round."""
+    state = held.state
+    if not state.started or state.closed:
+        raise Rejected(f"{held.row.name} is not running")
+    if not formats.format_of(state).takes_timetable:
+        raise Rejected(f"{held.row.name} is not a Swiss in rounds: its rounds do not start "
+                       "early")
+    if unfinished not in UNFINISHED:
+        raise Rejected("choose what becomes of the unfinished games: adjudicate (ended on the "
+                       "scores so far) or carry (they go on and count for their own round)")
+    last = state.last_round()
+    holding = state.holding(last) if last else ()
+    if last >= (state.config.whole("rounds") or 0):
+        raise Rejected(f"round {last} is the last round of {held.row.name}")
+    if not holding:
+        raise Rejected(f"round {last} of {held.row.name} has no unfinished game: round "
+                       f"{last + 1} is paired as usual")
+    payload: dict[str, Any] = {**who.payload(reason), "action": "start-round",
+                               "round": last + 1, "unfinished": unfinished,
+                               "games": sorted(t.game for t in holding)}
+    if timetable is not None:
+        payload.update(timetable=True, as_of=timetable.isoformat())
+    held = record(session, held, "director", payload)
+    mails.queue_round_start(session, ctx, held, held.state.round_starts[-1])
+    if unfinished == "adjudicate":
+        for table in holding:
+            loaded = load(session, table.game)
+            if loaded.game.status != "active":
+                continue
+            names = [reports.name_of(held.state, p) for p in table.seats]
+            ruled = adjudication.ruling(loaded, names)
+            why = f"{payload['reason']}; adjudicated on {ruled.basis}"
+            if len(why) > games.MAX_REASON:  # the event logs the round's reason in full
+                why = f"adjudicated on {ruled.basis}"[:games.MAX_REASON]
+            games.adjudicate(session, ctx, table.game, who, why, list(ruled.ranks),
+                             None if ruled.scores is None else list(ruled.scores))
+        held = log.load(session, held.public_id, for_update=True)
     return held
 
 

@@ -1,4 +1,4 @@
-"""The tournaments' JSON API: list, one event, standings, results, games; create and enter."""
+"""The tournaments' JSON API: list, one event, standings, results, games; create, enter, direct."""
 
 from __future__ import annotations
 
@@ -9,15 +9,17 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from .. import clock
-from ..errors import Forbidden, NotYet
-from ..models import Tournament
+from ..errors import Forbidden, NotYet, Rejected
+from ..models import Player, Tournament
 from ..play.director import Director
+from ..play.start import normalize_email
 from ..ratings.current import entry_record
 from ..services import services
 from ..tournaments import boards, directing, reports, service
 from ..tournaments.core import formats
 from ..tournaments.core.export import results, standings_rows
 from ..tournaments.log import Held, load
+from . import tournament_director
 from .api import api_player, body
 
 
@@ -156,3 +158,53 @@ def add_director(public_id: str) -> Any:
         return {"directors": list(held.state.directors)}
 
     return jsonify(svc.write(work)), 201
+
+
+class Fields:
+    """A JSON body read the way the director page reads its form: each field as text (true is
+    the ticked box "yes"), and a list where the form repeats a field (`rank`)."""
+
+    def __init__(self, data: dict[str, Any]) -> None:
+        self.data = data
+
+    def get(self, key: str, default: str = "") -> str:
+        value = self.data.get(key)
+        if value is None:
+            return default
+        if isinstance(value, (list, dict)):
+            raise Rejected(f"{key} must be a single value")
+        return "yes" if value is True else str(value)
+
+    def getlist(self, key: str) -> list[str]:
+        value = self.data.get(key, [])
+        return [str(v) for v in (value if isinstance(value, list) else [value])]
+
+
+def by_address(session: Session, held: Held, data: dict[str, Any]) -> dict[str, Any]:
+    """The body with `player` and `other` given by address turned into the entrants' ids."""
+    out = dict(data)
+    for key in ("player", "other"):
+        value = data.get(key)
+        if isinstance(value, str) and "@" in value:
+            found = session.scalars(select(Player).where(
+                Player.email == normalize_email(value))).first()
+            if found is None or all(e.player != str(found.id) for e in held.state.entrants):
+                raise Rejected(f"{value} has not entered {held.row.name}")
+            out[key] = str(found.id)
+    return out
+
+
+@bp.post("/<public_id>/actions")
+def director_action(public_id: str) -> Any:
+    """One director action, exactly as on the director page: {action, reason, and the
+    action's fields} (players by id or address; `confirm: true` where the page asks for the
+    ticked box)."""
+    svc, data = services(), body()
+
+    def work(session: Session) -> dict[str, Any]:
+        fields = Fields(by_address(session, load(session, public_id), data))
+        said = tournament_director.act(session, public_id, fields, player_of=api_player)
+        held = load(session, public_id)
+        return {"done": said, "status": held.row.status, "events": held.row.head_seq + 1}
+
+    return jsonify(svc.write(work)), 200

@@ -11,6 +11,7 @@ from sqlalchemy.orm import Session
 from .. import clock
 from ..bounds import MAX_SEATS, number, whole
 from ..errors import Forbidden, Rejected
+from ..models import Player
 from ..play.director import MAX_EXTENSION_HOURS, Director
 from ..services import services
 from ..tournaments import dashboard, directing, service
@@ -18,27 +19,33 @@ from ..tournaments.log import Held, load
 from .helpers import current_player, submitted
 
 bp = Blueprint("tournament_director", __name__, url_prefix="/tournaments")
-BYE_POINTS = (-1000.0, 1000.0)  # game points run into the hundreds; a win scores 1
 # What cannot be taken back asks for a ticked box, on the page and here.
 CONFIRMED = {
     "withdraw": "withdraw a player", "disqualify": "disqualify a player",
     "replace": "replace a player", "undo": "take back a pairing", "annul": "annul a game",
     "adjudicate": "adjudicate a game", "hand-over": "hand the event over",
+    "start-round": "start the next round before this one is over",
 }
 
 
 
-def as_director(session: Session, public_id: str, *, for_update: bool = False
-                ) -> tuple[Held, Director]:
+PlayerOf = Callable[[Session], Player | None]
+
+
+def as_director(session: Session, public_id: str, *, for_update: bool = False,
+                player_of: PlayerOf = current_player) -> tuple[Held, Director]:
     """The tournament and the signed-in player, who must direct it."""
     held = load(session, public_id, for_update=for_update)
-    return held, directing.check_director(held, current_player(session))
+    return held, directing.check_director(held, player_of(session))
 
 
-def act(session: Session, public_id: str, form: Any) -> str:
-    """Carry out the action the form names; say what was done."""
+def act(session: Session, public_id: str, form: Any,
+        player_of: PlayerOf = current_player) -> str:
+    """Carry out the action the form names; say what was done. `form` is the page's form, or
+    the API's JSON body read the same way; `player_of` says who is asking (signed-in player,
+    or the API token's)."""
     svc, now = services(), clock.utcnow()
-    held, who = as_director(session, public_id, for_update=True)
+    held, who = as_director(session, public_id, for_update=True, player_of=player_of)
     reason = form.get("reason", "")
     player = form.get("player", "")
     game = form.get("game", "")
@@ -53,8 +60,9 @@ def act(session: Session, public_id: str, form: Any) -> str:
                                              reason),
         "forbid": lambda: directing.forbid(session, held, who, player, form.get("other", ""),
                                            reason),
-        "bye": lambda: directing.bye(session, held, who, player,
-                                     number(form.get("points"), "points", *BYE_POINTS), reason),
+        "bye": lambda: directing.bye(
+            session, held, who, player,
+            number(form.get("points"), "points", *directing.BYE_POINTS), reason),
         "undo": lambda: directing.undo(session, svc.ctx, held, who, game, reason),
         "annul": lambda: directing.annul(session, held, who, game, reason),
         "adjudicate": lambda: directing.adjudicate(
@@ -64,13 +72,15 @@ def act(session: Session, public_id: str, form: Any) -> str:
                                            form.get("addresses", "")),
         "message": lambda: directing.message(session, svc.ctx, held, who, form.get("subject", ""),
                                              form.get("text", "")),
-        "add-director": lambda: lead_only(held, session) and directing.add_director(
+        "add-director": lambda: lead_only(held, player_of(session)) and directing.add_director(
             session, svc.ctx, held, who, form.get("email", ""), form.get("name") or None,
             reason),
-        "hand-over": lambda: lead_only(held, session) and directing.add_director(
+        "hand-over": lambda: lead_only(held, player_of(session)) and directing.add_director(
             session, svc.ctx, held, who, form.get("email", ""), form.get("name") or None,
             reason, hand_over=True),
         "close_entries": lambda: directing.close_entries(session, held, who, reason),
+        "start-round": lambda: directing.start_round(session, svc.ctx, held, who,
+                                                     form.get("unfinished", ""), reason),
         "extend": lambda: directing.extend(session, svc.ctx, held, who,
                                            whole(form.get("hours"), "hours", 1,
                                                  MAX_EXTENSION_HOURS), reason, game=game),
@@ -85,14 +95,16 @@ def act(session: Session, public_id: str, form: Any) -> str:
         return f"Registration links mailed to {', '.join(done)}."
     if what == "message":
         return "Your message is mailed to every entrant and kept on the event's page."
+    if what == "start-round":
+        return f"Round {done.state.last_round()} is started."
     if what == "hand-over":
         return f"{held.row.name} is handed over: you no longer direct it."
     return f"Done: {what.replace('-', ' ')}."
 
 
-def lead_only(held: Held, session: Session) -> bool:
+def lead_only(held: Held, player: Player | None) -> bool:
     """Go on only for the lead director: a co-director may not add directors or hand over."""
-    if not directing.leads(held, current_player(session)):
+    if not directing.leads(held, player):
         raise Forbidden(f"only the lead director of {held.row.name} adds directors or hands over")
     return True
 

@@ -100,7 +100,16 @@ def fields_from(form: Any) -> dict[str, Any]:
         "duplicate": (form.get("duplicate") == "on" and not any(
             f.system == system and not f.allows_duplicate for f in formats.formats())) or None,
         **entry_fields(form),
+        **timetable_fields(form, system),
     }
+
+
+def timetable_fields(form: Any, system: str) -> dict[str, Any]:
+    """A Swiss's round timetable from the form: left out for a format without one."""
+    if not any(f.system == system and f.takes_timetable for f in formats.formats()):
+        return {}
+    return {"round_starts": form.get("round_starts", "").strip() or None,
+            "unfinished_games": form.get("unfinished_games") or None}
 
 
 def entry_fields(form: Any) -> dict[str, Any]:
@@ -176,6 +185,7 @@ def home(public_id: str) -> str:
         return render_template(
             "tournaments/home.html", held=held, t=held.state, player=player, entered=entered,
             describe=reports.describe(held), next_pairing=reports.next_pairing(held, now),
+            timetable=reports.timetable(held),
             forecast=formats.forecast_end(held.state, now),
             director=session.get(Player, held.row.director_id),
             directs=directing.may_direct(held, player),

@@ -2,24 +2,14 @@
 
 from __future__ import annotations
 
-import os
-import subprocess
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from tests.e2e.support import (
-    CHROMIUM,
-    CHROMIUM_ARGS,
-    PBEM,
-    Server,
-    in_ci,
-    stop,
-    wait_until_up,
-)
-from tests.smtp_sink import SmtpSink, free_port
+from tests.e2e.support import CHROMIUM, CHROMIUM_ARGS, Server, in_ci, serving
+from tests.smtp_sink import SmtpSink
 
 
 @pytest.fixture(scope="module")
@@ -46,34 +36,8 @@ def sink() -> Iterator[SmtpSink]:
 @pytest.fixture(scope="module")
 def server(sink: SmtpSink, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     """A real `pbem serve` on a free port, SQLite in a temporary instance, mail to the sink."""
-    root = tmp_path_factory.mktemp("pbem-e2e")
-    instance = root / "instance"
-    database = root / "pbem.db"
-    port = free_port()
-    url = f"http://127.0.0.1:{port}"
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("PBEM_", "FLASK_"))} | {
-        "PBEM_INSTANCE_PATH": str(instance),
-        "PBEM_DATABASE_URL": f"sqlite:///{database}",
-        "PBEM_SECRET_KEY": "the end-to-end key: 32 bytes or longer",
-        "PBEM_BASE_URL": url,
-        "PBEM_MAIL_FROM": "pbem <pbem@example.org>",
-        "PBEM_SMTP_URL": sink.url,
-        "PYTHONUNBUFFERED": "1",
-    }
-    log_path = root / "server.log"
-    with log_path.open("wb") as log:
-        process = subprocess.Popen(
-            [str(PBEM), "serve", "--host", "127.0.0.1", "--port", str(port), "--no-debug"],
-            env=env,
-            stdout=log,
-            stderr=subprocess.STDOUT,
-            stdin=subprocess.DEVNULL,
-        )
-    try:
-        wait_until_up(process, url, log_path)
-        yield Server(url, env, instance, database, sink, process, log_path)
-    finally:
-        stop(process)
+    with serving(sink, tmp_path_factory.mktemp("pbem-e2e")) as running:
+        yield running
 
 
 @pytest.fixture(scope="module")

@@ -11,7 +11,8 @@ import sys
 import time
 import urllib.error
 import urllib.request
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from email.message import EmailMessage
 from pathlib import Path
@@ -25,7 +26,7 @@ from pbem.log.games import load
 from pbem.play.act import submit
 from pbem.play.start import start_game
 from pbem.web.app import create_app
-from tests.smtp_sink import SmtpSink
+from tests.smtp_sink import SmtpSink, free_port
 
 CHROMIUM = Path("/usr/bin/chromium")
 CHROMIUM_ARGS = [
@@ -239,3 +240,36 @@ def busy_game(
     finally:
         svc.db.dispose()
     raise AssertionError(f"no {kind} position with {minimum} legal actions came up")
+
+
+@contextmanager
+def serving(sink: SmtpSink, root: Path, database_url: str | None = None) -> Iterator[Server]:
+    """A real `pbem serve` on a free port, mail to the sink; SQLite in the instance unless a
+    database URL is given (it creates its own tables there, as on a fresh server)."""
+    instance = root / "instance"
+    database = root / "pbem.db"
+    port = free_port()
+    url = f"http://127.0.0.1:{port}"
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("PBEM_", "FLASK_"))} | {
+        "PBEM_INSTANCE_PATH": str(instance),
+        "PBEM_DATABASE_URL": database_url or f"sqlite:///{database}",
+        "PBEM_SECRET_KEY": "the end-to-end key: 32 bytes or longer",
+        "PBEM_BASE_URL": url,
+        "PBEM_MAIL_FROM": "pbem <pbem@example.org>",
+        "PBEM_SMTP_URL": sink.url,
+        "PYTHONUNBUFFERED": "1",
+    }
+    log_path = root / "server.log"
+    with log_path.open("wb") as log:
+        process = subprocess.Popen(
+            [str(PBEM), "serve", "--host", "127.0.0.1", "--port", str(port), "--no-debug"],
+            env=env,
+            stdout=log,
+            stderr=subprocess.STDOUT,
+            stdin=subprocess.DEVNULL,
+        )
+    try:
+        wait_until_up(process, url, log_path)
+        yield Server(url, env, instance, database, sink, process, log_path)
+    finally:
+        stop(process)

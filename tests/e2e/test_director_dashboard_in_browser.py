@@ -108,3 +108,41 @@ def test_the_new_event_form_shows_only_the_chosen_formats_settings(
     main = page.inner_text("main")
     assert "Rolling Swiss" in main and "Tie-breaks: Wins." in main
     context.close()
+
+
+def test_the_director_starts_the_next_round_before_the_last_game_ends(
+        server: Server, browser: Any) -> None:
+    made = server.cli("tournament", "create", "Early cup", "--system", "swiss",
+                      "--kind", "martian-frisby", "--rounds", "2",
+                      "--director", "Fay <fay@example.org>")
+    assert made.returncode == 0, made.stderr
+    tournament = made.stdout.split()[0]
+    assert server.cli("tournament", "register", tournament, *ENTRANTS).returncode == 0
+    assert server.cli("tournament", "start", tournament).returncode == 0
+    first, second = (g["game"] for g in games_of(server, tournament))
+    ended = server.cli("director", "adjudicate", first, "--ranks", "1,2", "--reason", "agreed")
+    assert ended.returncode == 0, ended.stderr
+
+    context = browser.new_context(viewport={"width": 390, "height": 844}, has_touch=True)
+    page = context.new_page()
+    sign_in(server, page, "fay@example.org")
+    page.goto(f"{server.url}/tournaments/{tournament}/director")
+    assert page.evaluate(UNLABELED) == [] and page.evaluate(SMALL) == []
+    form = page.locator("#start-round-2")
+    assert f"Unfinished in round 1: {second}" in form.inner_text()
+    form.get_by_label("are carried", exact=False).check()
+    form.get_by_label("Reason (logged and mailed)").fill("a long weekend")
+    form.get_by_role("button", name="Start round 2 now").tap()
+    assert page.locator("#start-round-2").is_visible()  # not confirmed: nothing done
+    page.locator("#start-round-2").get_by_label("are carried", exact=False).check()
+    page.locator("#start-round-2").get_by_label("Reason (logged and mailed)") \
+        .fill("a long weekend")
+    page.locator("#start-round-2").get_by_label("I confirm: start round 2 now").check()
+    page.locator("#start-round-2").get_by_role("button", name="Start round 2 now").tap()
+    page.get_by_text("Round 2 of 2").wait_for()
+    main = page.inner_text("main")
+    assert f"started round 2 early, carrying game {second}: “a long weekend”" in main
+    page.goto(f"{server.url}/tournaments/{tournament}")
+    assert "early: Fay started it before round 1 was over (a long weekend)" in \
+        page.inner_text("main")
+    context.close()

@@ -6,16 +6,32 @@ close; every affected player's mailbox holds the notice of each action, with who
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 from email.message import EmailMessage
 from typing import Any
 
 import pytest
 
-from tests.e2e.support import Server, link_in, text_of, wait_for_mail
+from tests.conftest import fresh_postgres_database
+from tests.e2e.support import Server, link_in, serving, text_of, wait_for_mail
 from tests.e2e.test_pages_in_browser import sign_in
+from tests.smtp_sink import SmtpSink
 
 pytestmark = pytest.mark.e2e
+
+
+@pytest.fixture(scope="module", params=["sqlite", "postgresql"])
+def server(request: pytest.FixtureRequest, sink: SmtpSink,
+           tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    """The real server on each database: PostgreSQL in a fresh database of its own."""
+    root = tmp_path_factory.mktemp("pbem-e2e-whole")
+    if request.param == "sqlite":
+        with serving(sink, root) as running:
+            yield running
+        return
+    with fresh_postgres_database() as url, serving(sink, root, url) as running:
+        yield running
 
 DIRECTOR = "tess@example.org"
 EVENT = "Whole event cup"

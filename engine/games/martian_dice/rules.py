@@ -100,6 +100,10 @@ class MartianDice(Rules[DiceState]):
             return turns.played(state, event.seat, event.action)
         raise IllegalAction(f"Martian Dice has no use for {type(event).__name__}")
 
+    def scores(self, state: DiceState) -> tuple[int, ...]:
+        """Each seat's score so far (a tournament adjudicates an unfinished game on them)."""
+        return state.scores
+
     def legal(self, state: DiceState, seat: int) -> tuple[str, ...]:
         """Each allowed pick with 'roll' and 'stop', or bare when it takes the last dice."""
         return turns.legal(state, seat)

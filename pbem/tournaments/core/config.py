@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
+from datetime import datetime, timedelta
 from typing import Any
 
 from engine.figures import figure
 
-from . import formats
+from . import entries, formats
 from .errors import (
     BadFormat,
     InvalidEvent,
@@ -33,13 +34,15 @@ DEADLINE_HOURS = (1.0, 2160.0)
 DESCRIPTION_CHARS = 2000  # the director's notes: a few paragraphs
 RATINGS = (0.0, 4000.0)  # rating bounds an event may set
 RATED_GAMES = 10000  # the most rated games an event may ask an entrant to have played
+TIMETABLE_GAP = timedelta(days=366)  # the longest a timetable leaves between two rounds
+UNFINISHED = ("adjudicate", "carry")  # what a round's date does to the last round's games
 
 # Every event's fields; each format adds its own settings (see contract.Setting).
 COMMON = (
     "name", "system", "kind", "preset", "options", "table_sizes", "deadline_hours",
     "timeout_policy", "scoring", "tiebreaks", "rated", "registration_closes", "director",
     "commitment", "duplicate", "description", "max_players", "starts_at", "private",
-    "rating_min", "rating_max", "min_rated_games",
+    "rating_min", "rating_max", "min_rated_games", "round_starts", "unfinished_games",
 )
 
 
@@ -121,9 +124,49 @@ def parse_config(payload: Mapping[str, Any], where: str = "create") -> Config:
         rating_min=optional_number(payload, "rating_min", where),
         rating_max=optional_number(payload, "rating_max", where),
         min_rated_games=optional_whole(payload, "min_rated_games", where),
+        round_starts=round_starts(payload, where),
+        unfinished_games=optional_text(payload, "unfinished_games", where),
     )
     check_system(config, where)
     return config
+
+
+def round_starts(payload: Mapping[str, Any], where: str) -> tuple[datetime, ...]:
+    """Read a Swiss's timetable: the time by which each round from 2 on starts."""
+    given = payload.get("round_starts")
+    if given is None:
+        return ()
+    return tuple(moment({"round_starts": value}, "round_starts", where)
+                 for value in listed(payload, "round_starts", where))
+
+
+def check_timetable(config: Config, where: str = "create") -> None:
+    """Raise BadFormat when a round timetable does not fit the event, in the director's words."""
+    dates, unfinished = config.round_starts, config.unfinished_games
+    if not dates and unfinished is None:
+        return
+    fmt = formats.format_for(config.system)
+    if not fmt.takes_timetable:
+        raise BadFormat(f"{where}: a round timetable is for Swiss events in rounds, not for a "
+                        f"{fmt.title} event")
+    if not dates:
+        raise BadFormat(f"{where}: give the date by which each round from 2 on starts, or "
+                        "leave out what becomes of unfinished games")
+    if unfinished not in UNFINISHED:
+        raise BadFormat(f"{where}: say what becomes of a game still unfinished when the next "
+                        "round's date comes: adjudicate (the server ends it on the scores so "
+                        "far) or carry (it goes on and counts for its own round)")
+    rounds = config.whole("rounds") or 0
+    if len(dates) != rounds - 1:
+        raise BadFormat(f"{where}: the timetable needs a date for each round from 2 to "
+                        f"{rounds}: {rounds - 1} date{'' if rounds == 2 else 's'}, not "
+                        f"{len(dates)}")
+    before, after = config.starts_at, "the start"
+    for round_, at in enumerate(dates, start=2):
+        if before is not None and at <= before:
+            raise BadFormat(f"{where}: round {round_} starts by {entries.when(at)}, which is "
+                            f"not after {after} ({entries.when(before)})")
+        before, after = at, f"round {round_}'s date"
 
 
 def check_system(config: Config, where: str = "create") -> None:
@@ -132,6 +175,7 @@ def check_system(config: Config, where: str = "create") -> None:
         raise BadFormat(f"{where}: deadline_hours must be positive, got {config.deadline_hours}")
     fmt = formats.format_for(config.system)
     fmt.check(config, where)
+    check_timetable(config, where)
     if config.duplicate and not fmt.allows_duplicate:
         allowed = " or ".join(f.system for f in formats.formats() if f.allows_duplicate)
         raise BadFormat(f"{where}: duplicate dice need rounds ({allowed}), not {config.system}")
@@ -154,6 +198,12 @@ def check_limits(config: Config, where: str = "create") -> None:
             raise BadFormat(f"{where}: {setting.name} must be from {setting.least:g} to "
                             f"{setting.most:g}, not {value!r}")
     check_entry_limits(config, where)
+    dates = config.round_starts
+    for round_, (before, at) in enumerate(zip(dates, dates[1:], strict=False), start=3):
+        if at - before > TIMETABLE_GAP:
+            raise BadFormat(f"{where}: round {round_} starts more than a year after round "
+                            f"{round_ - 1} ({entries.when(at)}); a timetable leaves at most "
+                            f"{TIMETABLE_GAP.days} days between two rounds")
 
 
 def check_entry_limits(config: Config, where: str = "create") -> None:

@@ -58,6 +58,7 @@ class Format(ABC):
     has_rounds: bool = True  # pair events carry a round number (False: their round is null)
     round_by_round: bool = False  # a round is paired once the one before is over
     allows_duplicate: bool = False  # the tables of a round may share one deal of dice
+    takes_timetable: bool = False  # rounds may start by dates, before the last round is over
 
     def check(self, config: Config, where: str) -> None:  # noqa: B027 - optional, no check
         """Raise BadFormat when the event's settings contradict each other or the format."""

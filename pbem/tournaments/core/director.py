@@ -1,14 +1,16 @@
 """Fold the director's actions: forbid, bye, disqualify, undo, annul, adjudicate, extend,
-co-directors, messages and close entries."""
+co-directors, messages, close entries and starting a round early (or on the timetable)."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import replace
 
+from . import entries, formats
+from .config import UNFINISHED
 from .draft import Draft
-from .errors import IllegalEvent, InvalidEvent, listed, number, text, utc
-from .model import DISQUALIFIED, Bye, Event, Leaving, Message, Result, Undone
+from .errors import IllegalEvent, InvalidEvent, listed, moment, number, text, utc, whole
+from .model import DISQUALIFIED, Bye, Event, Leaving, Message, Result, RoundStart, Undone
 from .tables import read_ranks
 
 
@@ -142,6 +144,51 @@ def close_entries(d: Draft, e: Event, where: str) -> None:
     d.entries_closed = utc(e.at)
 
 
+def start_round(d: Draft, e: Event, where: str) -> None:
+    """Start a Swiss round before the last one is over: its unfinished games (listed, and
+    exactly those) are adjudicated or carried. On the timetable, not before the round's date."""
+    assert d.config is not None
+    if d.started_at is None:
+        raise IllegalEvent(f"{where}: the event has not started")
+    if not formats.format_for(d.config.system).takes_timetable:
+        raise IllegalEvent(f"{where}: only a Swiss event in rounds starts a round early")
+    round_ = whole(e.payload, "round", where, 2)
+    last = max((p.round for p in d.pairings if p.round is not None), default=0)
+    rounds = d.config.whole("rounds") or 0
+    if round_ != last + 1 or round_ > rounds:
+        raise IllegalEvent(f"{where}: round {round_} cannot start now (round {last} of "
+                           f"{rounds} is the last paired)")
+    unfinished = text(e.payload, "unfinished", where)
+    if unfinished not in UNFINISHED:
+        raise InvalidEvent(f"{where}: 'unfinished' must be one of {list(UNFINISHED)}, "
+                           f"got {unfinished!r}")
+    games = sorted(str(g) for g in listed(e.payload, "games", where))
+    paired = (g for p in d.pairings if p.round == last for g in p.games)
+    still = sorted(g for g in paired if g in d.tables and d.is_open(d.tables[g]))
+    if not still:
+        raise IllegalEvent(f"{where}: round {last} is over: round {round_} is paired as usual")
+    if games != still:
+        raise IllegalEvent(f"{where}: the unfinished games of round {last} are {still}, "
+                           f"not {games}")
+    timetable = e.payload.get("timetable") is True
+    if timetable:
+        due = d.config.round_due(round_)
+        if due is None:
+            raise IllegalEvent(f"{where}: the timetable gives no date for round {round_}")
+        # The clock the server acted on: the log's time, or the time a test instance's
+        # `pbem tick --at` acted as of (written in the event).
+        as_of = moment(e.payload, "as_of", where) if "as_of" in e.payload else utc(e.at)
+        if as_of < due:
+            raise IllegalEvent(f"{where}: round {round_} starts by {entries.when(due)} on the "
+                               f"timetable, not before ({entries.when(as_of)})")
+        if unfinished != d.config.unfinished_games:
+            raise IllegalEvent(f"{where}: the timetable says to {d.config.unfinished_games} "
+                               f"unfinished games, not to {unfinished} them")
+    d.round_starts.append(RoundStart(e.seq, round_, utc(e.at), text(e.payload, "by", where),
+                                     text(e.payload, "reason", where), unfinished,
+                                     tuple(games), timetable))
+
+
 ACTIONS: dict[str, Callable[[Draft, Event, str], None]] = {
     "add-director": add_director,
     "hand-over": hand_over,
@@ -154,4 +201,5 @@ ACTIONS: dict[str, Callable[[Draft, Event, str], None]] = {
     "adjudicate": adjudicate,
     "extend": extend,
     "close_entries": close_entries,
+    "start-round": start_round,
 }

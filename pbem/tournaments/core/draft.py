@@ -8,7 +8,18 @@ from datetime import datetime
 from typing import Any
 
 from .errors import IllegalEvent, InvalidEvent, text
-from .model import ACTIVE, Bye, Config, Entrant, Message, Pairing, Table, Tournament, Undone
+from .model import (
+    ACTIVE,
+    Bye,
+    Config,
+    Entrant,
+    Message,
+    Pairing,
+    RoundStart,
+    Table,
+    Tournament,
+    Undone,
+)
 
 
 @dataclass
@@ -36,6 +47,17 @@ class Draft:
     directors: list[str] = field(default_factory=list)
     messages: list[Message] = field(default_factory=list)
     entries_closed: datetime | None = None
+    round_starts: list[RoundStart] = field(default_factory=list)
+    # (seq of a register event, active entrants after it): the next register event counts
+    # on from it instead of counting every entrant again, so registering n players is linear.
+    # Only right just after that event (any other event may change who is active).
+    counted: tuple[int, int] | None = None
+
+    def active_count(self) -> int:
+        """The active entrants now."""
+        if self.counted is not None and self.counted[0] == self.head:
+            return self.counted[1]
+        return sum(1 for x in self.entrants.values() if x.status == ACTIVE)
 
     def freeze(self) -> Tournament:
         """Return the Tournament this draft holds."""
@@ -58,6 +80,7 @@ class Draft:
             undone=tuple(self.undone),
             directors=tuple(self.directors),
             messages=tuple(self.messages),
+            round_starts=tuple(self.round_starts),
         )
 
     @classmethod
@@ -85,6 +108,7 @@ class Draft:
             directors=list(t.directors),
             messages=list(t.messages),
             entries_closed=t.entries_closed,
+            round_starts=list(t.round_starts),
         )
 
     def entrant(self, payload: Mapping[str, Any], key: str, where: str) -> Entrant:
@@ -109,5 +133,7 @@ class Draft:
     def is_open(self, table: Table) -> bool:
         """Tell whether a game holds its round open (see Tournament.is_open)."""
         if table.result is not None or table.annulled is not None:
+            return False
+        if any(table.game in s.games for s in self.round_starts if s.unfinished == "carry"):
             return False
         return all(self.entrants[p].status == ACTIVE for p in table.seats)

@@ -11,6 +11,10 @@ from .draft import Draft
 from .errors import IllegalEvent, InvalidEvent, listed, number, optional_whole, text, utc
 from .model import ACTIVE, WITHDRAWN, Bye, Entrant, Event, Leaving, Tournament
 
+# Raised whenever folding the same events gives a different state than before: folds
+# stored under another version are then never read back (see log.STORED).
+VERSION = 1
+
 
 def apply(draft: Draft, event: Event) -> None:
     """Fold one event in; raise InvalidEvent or IllegalEvent naming its seq."""
@@ -66,7 +70,7 @@ def on_register(d: Draft, e: Event, where: str) -> None:
     rating = None if rating is None else number(e.payload, "rating", where)
     games = optional_whole(e.payload, "rated_games", where)
     last = max((p.round for p in d.pairings if p.round is not None), default=0)
-    active = sum(1 for x in d.entrants.values() if x.status == ACTIVE)
+    active = d.active_count()
     field = entries.Field(d.config, d.started_at is not None, last, d.entries_closed, active)
     entry = entries.Entry(name, rating, games, e.payload.get("by") is not None)
     why = entries.refusal(field, entry, utc(e.at), server_limit=False)
@@ -82,6 +86,7 @@ def on_register(d: Draft, e: Event, where: str) -> None:
         d.games.setdefault(player, [])
         missed = formats.format_for(d.config.system).late_byes(d.config, last)
         d.byes.extend(Bye(player, r, points, e.seq, late=True) for r, points in missed)
+    d.counted = (e.seq, active + 1)  # the player was absent or had left: one more is active
 
 
 def on_withdraw(d: Draft, e: Event, where: str) -> None:

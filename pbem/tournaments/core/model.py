@@ -10,7 +10,10 @@ the server stores and exports them (times are ISO 8601 UTC, players are id strin
   pair_max_wait_hours, advance for the built-ins), deadline_hours, timeout_policy,
   scoring: {"by": "places" | "game-points"}, tiebreaks: [names], rated,
   registration_closes: ISO or null, director, and who may enter: description, max_players,
-  starts_at, private, rating_min, rating_max, min_rated_games}; see `config.parse_config`.
+  starts_at, private, rating_min, rating_max, min_rated_games; a Swiss's timetable:
+  round_starts: [ISO: the time by which each round from 2 to `rounds` starts] and
+  unfinished_games: "adjudicate" | "carry" (what becomes of the last round's games still
+  unfinished then)}; see `config.parse_config`.
 - `register` {player, name, rating: number or null, rated_games (optional), by (optional:
   who entered or invited them, for a private event)}. After the start, a late entry where
   the format takes one (see `entries.py`).
@@ -76,6 +79,13 @@ class Config:
     rating_min: float | None = None  # entrants' rating in the game, at least
     rating_max: float | None = None  # and at most
     min_rated_games: int | None = None  # rated games of the game an entrant has played
+    round_starts: tuple[datetime, ...] = ()  # a Swiss's timetable: round 2, 3, ... starts by
+    unfinished_games: str | None = None  # then: "adjudicate" or "carry" the late games
+
+    def round_due(self, round_: int) -> datetime | None:
+        """Return the time by which a round starts on the timetable (None: when it is due)."""
+        index = round_ - 2
+        return self.round_starts[index] if 0 <= index < len(self.round_starts) else None
 
     @property
     def game_hours(self) -> int:
@@ -219,6 +229,21 @@ class Pairing:
 
 
 @dataclass(frozen=True)
+class RoundStart:
+    """A round started before the last one was over: by the director, or by the server on
+    the timetable; the last round's unfinished games were adjudicated or carried."""
+
+    seq: int
+    round: int
+    at: datetime
+    by: str
+    reason: str
+    unfinished: str  # "adjudicate" or "carry"
+    games: tuple[str, ...]
+    timetable: bool
+
+
+@dataclass(frozen=True)
 class Message:
     """A director's message to every entrant, kept on the event's page."""
 
@@ -250,6 +275,21 @@ class Tournament:
     directors: tuple[str, ...] = ()  # player ids: the lead director first, then co-directors
     messages: tuple[Message, ...] = ()
     entries_closed: datetime | None = None  # when the director closed the entries
+    round_starts: tuple[RoundStart, ...] = ()  # rounds started before the last was over
+
+    @cached_property
+    def carried(self) -> frozenset[str]:
+        """Return the games carried into a later round: they no longer hold their round open."""
+        return frozenset(g for s in self.round_starts if s.unfinished == "carry"
+                         for g in s.games)
+
+    def holding(self, round_: int) -> tuple[Table, ...]:
+        """Return the games that keep the next round from starting: open and not carried."""
+        return tuple(t for t in self.open_tables(round_) if t.game not in self.carried)
+
+    def round_start(self, round_: int) -> RoundStart | None:
+        """Return how a round was started early, if it was."""
+        return next((s for s in self.round_starts if s.round == round_), None)
 
     @property
     def started(self) -> bool:

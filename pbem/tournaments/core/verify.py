@@ -64,6 +64,13 @@ def compare_pair(event: Event, t: Tournament) -> str:
     payload = event.payload
     away = frozenset(p for p in payload.get("away") or () if isinstance(p, str))
     derived = plan(t, event.at, away, payload.get("algorithm"))
+    last, round_ = t.last_round(), payload.get("round")
+    holding = t.holding(last) if derived is None and last else ()
+    if holding and round_ == last + 1:
+        games = ", ".join(tb.game for tb in holding)
+        return (f"round {round_} was paired at {event.at.isoformat()} while round {last} still "
+                f"had unfinished games ({games}), and no start of round {round_} (by the "
+                "director, or on the timetable) was logged before it")
     if derived is None:
         return (f"no pairing was due at {event.at.isoformat()}, but round "
                 f"{payload.get('round')} was paired")

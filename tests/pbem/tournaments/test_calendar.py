@@ -3,6 +3,8 @@ event, one UID per game that stays put across requests and decisions."""
 
 from __future__ import annotations
 
+from datetime import timedelta
+
 import icalendar
 
 from pbem import clock
@@ -97,3 +99,30 @@ def test_an_event_not_yet_started_has_a_calendar_with_one_component(app, client)
 
     assert_strict(raw, events)
     assert [str(e["SUMMARY"]) for e in events] == ["Early cup: open for entries"]
+
+
+def test_a_timetabled_swiss_calendar_carries_the_round_starts_with_stable_uids(app, client):
+    svc = svc_of(app)
+    due = clock.utcnow().replace(microsecond=0) + timedelta(days=3)
+
+    def work(s):
+        director = player_for(s, "dee@example.org", "Dee")
+        held = service.create(s, director, {
+            "name": "Timed cup", "system": "swiss", "rounds": 3, "kind": "martian-frisby",
+            "round_starts": [due.isoformat(), (due + timedelta(days=3)).isoformat()],
+            "unfinished_games": "carry"})
+        for n in range(4):
+            held = service.register(s, held, player_for(s, f"p{n}@example.org", f"P{n}"))
+        return service.start(s, svc.ctx, held, clock.utcnow()).public_id
+
+    public_id = svc.write(work)
+    raw, events = calendar_of(client, public_id)
+    _, again = calendar_of(client, public_id)
+
+    assert_strict(raw, events)
+    rounds = {str(e["UID"]): e for e in events if ".round" in str(e["UID"])}
+    assert sorted(rounds) == [f"{public_id}.round2@pbem.test", f"{public_id}.round3@pbem.test"]
+    assert sorted(str(e["UID"]) for e in again if ".round" in str(e["UID"])) == sorted(rounds)
+    first = rounds[f"{public_id}.round2@pbem.test"]
+    assert first.decoded("DTSTART") == due
+    assert str(first["SUMMARY"]) == "Timed cup: round 2 starts by now"

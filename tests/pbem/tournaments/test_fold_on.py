@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import json
 import random
 
 import pytest
 
+from pbem.tournaments.core import stored
 from pbem.tournaments.core.errors import IllegalEvent
 from pbem.tournaments.core.fold import fold
 
@@ -49,7 +51,13 @@ def test_folding_one_event_at_a_time_gives_the_one_fold():
     assert state.former == (("bob", "bea", replaced),)
 
 
-def test_random_splits_of_a_rolling_log_fold_alike():
+def through_json(state):
+    """The state as a stored fold reads it back."""
+    return stored.load(json.loads(json.dumps(stored.dump(state))))
+
+
+@pytest.mark.parametrize("kept", [lambda state: state, through_json], ids=["kept", "stored"])
+def test_random_splits_of_a_rolling_log_fold_alike(kept):
     rng = random.Random(7)
     log = Log("rolling-swiss", games_per_player=3, max_concurrent=1)
     players = [f"p{n}" for n in range(8)]
@@ -58,13 +66,13 @@ def test_random_splits_of_a_rolling_log_fold_alike():
         rng.shuffle(players)
         games = log.pair(None, [players[i:i + 2] for i in range(0, 8, 2)])
         for game in games:
-            log.result(game, rng.choice([[1, 2], [2, 1], [1, 1]]))
+            log.result(game, rng.choice([[1, 2], [2, 1], [1, 1]]), flags=["bot"])
     events = log.events
     for _ in range(20):
         cuts = sorted(rng.sample(range(1, len(events)), 3))
         state = None
         for first, last in zip([0, *cuts], [*cuts, len(events)], strict=True):
-            state = fold(events[first:last], after=state)
+            state = fold(events[first:last], after=None if state is None else kept(state))
         assert state == fold(events)
 
 
@@ -84,3 +92,36 @@ def test_an_event_refused_after_a_kept_state_is_refused_as_in_one_fold():
         fold(log.events)
     with pytest.raises(IllegalEvent, match="'bob' already plays"):
         fold(log.events[-1:], after=kept)
+
+
+def test_a_full_event_refuses_an_entry_however_the_log_is_split():
+    # Registrations count on from the one before; a withdrawal in between counts again.
+    log = Log(max_players=3)
+    log.register("ann", "bob", "cid")
+    log.add("withdraw", {"player": "bob", "reason": "busy"})
+    log.register("dan")
+    log.add("register", {"player": "eve", "name": "Eve", "rating": None})
+    with pytest.raises(IllegalEvent, match="Eve cannot enter: the event is full: it takes "
+                                           "at most 3 players"):
+        fold(log.events)
+    for split in range(1, len(log.events)):
+        kept = fold(log.events[:split])
+        with pytest.raises(IllegalEvent, match="the event is full"):
+            fold(log.events[split:], after=kept)
+    assert fold(log.events[:-1]).active() == ("ann", "cid", "dan")
+
+
+def test_a_stored_fold_reads_back_as_the_fold_it_was_at_every_split():
+    events = eventful().events
+    whole = fold(events)
+    for split in range(1, len(events) + 1):
+        kept = fold(events[:split])
+        back = through_json(kept)
+        assert back == kept, f"split at {split}"
+        assert fold(events[split:], after=back) == whole, f"split at {split}"
+    # Types as well as values: a float stays a float, a tuple a tuple, a time a time.
+    back = through_json(whole)
+    assert [type(b.points) for b in back.byes] == [type(b.points) for b in whole.byes]
+    assert type(back.tables[0].seats) is tuple and back.created_at == whole.created_at
+    assert back.config.options == whole.config.options
+

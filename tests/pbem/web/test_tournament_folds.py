@@ -5,13 +5,18 @@ from __future__ import annotations
 import csv
 import io
 import json
+import random
 import re
 from dataclasses import replace
 from html.parser import HTMLParser
 from types import SimpleNamespace
 
+from sqlalchemy import select
+
+from pbem.models import TournamentFold
 from pbem.play.start import player_for
-from pbem.tournaments import reports, service, simulate
+from pbem.tournaments import log, reports, service, simulate
+from pbem.tournaments.core import stored
 from pbem.tournaments.core.fold import fold
 from pbem.tournaments.log import FOLDS, Folded, core_events, entries, load
 from pbem.web import tournaments as pages
@@ -77,6 +82,110 @@ def test_a_fold_kept_for_another_log_with_the_same_id_is_never_a_start(app, clie
     with svc.db.read() as session:
         again = load(session, public_id)
         assert again.state == fold(core_events(entries(session, again.row)))
+
+
+def stored_fold(svc, public_id: str) -> TournamentFold | None:
+    with svc.db.read() as session:
+        row = load(session, public_id).row
+        return session.scalars(select(TournamentFold).where(
+            TournamentFold.tournament_id == row.id)).first()
+
+
+def read_from(monkeypatch) -> list[int]:
+    """The seqs after which the log is read from now on (-1: the whole log)."""
+    seen: list[int] = []
+
+    def reading(session, tournament, after=-1, kinds=None):
+        seen.append(after)
+        return entries(session, tournament, after, kinds)
+    monkeypatch.setattr(log, "entries", reading)
+    return seen
+
+
+def test_a_stored_fold_is_loaded_by_a_new_process_and_never_served_stale(app, client,
+                                                                         monkeypatch):
+    monkeypatch.setattr(log, "FOLD_EVERY", 2)
+    svc = svc_of(app)
+    public_id = new_event(svc)
+    enter(svc, public_id, "ann@example.org")  # seq 1
+    assert stored_fold(svc, public_id) is None
+    enter(svc, public_id, "bob@example.org")  # seq 2: stored with the event that made it
+    kept = stored_fold(svc, public_id)
+    assert kept is not None and kept.seq == 2 and kept.version == log.STORED
+    enter(svc, public_id, "cy@example.org")  # seq 3: the stored fold is one event behind
+    FOLDS.clear()  # a new process
+    seen = read_from(monkeypatch)
+
+    home = client.get(f"/tournaments/{public_id}").get_data(as_text=True)
+    api = client.get(f"/api/tournaments/{public_id}").get_json()
+
+    assert "Entrants (3)" in home and api["entrants"] == 3
+    assert seen == [2]  # only the event after the stored fold was read
+    with svc.db.read() as session:
+        held = load(session, public_id)
+        assert held.state == fold(core_events(entries(session, held.row)))
+    FOLDS.clear()
+    enter(svc, public_id, "dee2@example.org")  # seq 4: stored again
+    assert stored_fold(svc, public_id).seq == 4
+    assert "Entrants (4)" in client.get(f"/tournaments/{public_id}").get_data(as_text=True)
+
+
+def test_a_stored_fold_of_another_log_or_version_is_never_read(app, client, monkeypatch):
+    svc = svc_of(app)
+    public_id = new_event(svc)
+    for email in ("ann@example.org", "bob@example.org"):
+        enter(svc, public_id, email)
+    with svc.db.read() as session:
+        row = load(session, public_id).row
+        create, ann, bob = core_events(entries(session, row))
+        row_id, ann_hash = row.id, entries(session, row)[1].hash
+    mallory = replace(ann, payload={**ann.payload, "name": "Mallory", "player": "999"})
+    other = fold([create, mallory])
+
+    def stored_as(digest: str, version: str) -> None:
+        def work(session):
+            log.store(session, row_id, digest, other)
+            session.get(TournamentFold, row_id).version = version
+        svc.write(work)
+        FOLDS.clear()
+
+    for digest, version in (("f" * 64, log.STORED), (ann_hash, "0/another shape")):
+        stored_as(digest, version)
+        seen = read_from(monkeypatch)
+        home = client.get(f"/tournaments/{public_id}").get_data(as_text=True)
+        assert "Entrants (2)" in home and "Mallory" not in home
+        assert seen == [-1]  # the whole log folded again
+        monkeypatch.undo()
+    for damaged in ("[1, 2]", "{not json"):  # a row that does not read back: folded again
+        stored_as(ann_hash, log.STORED)
+        svc.write(lambda s, damaged=damaged: setattr(s.get(TournamentFold, row_id), "state",
+                                                     damaged))
+        seen = read_from(monkeypatch)
+        assert "Entrants (2)" in client.get(f"/tournaments/{public_id}").get_data(as_text=True)
+        assert seen == [-1]
+        monkeypatch.undo()
+    stored_as(ann_hash, log.STORED)  # the same hash: taken as this log's (a cache trusts it)
+    assert "Mallory" in client.get(f"/tournaments/{public_id}").get_data(as_text=True)
+
+
+def test_folding_on_from_a_fold_stored_at_a_random_event_gives_the_whole_fold(app):
+    svc = svc_of(app)
+    report = simulate.run(svc, "swiss", "martian-frisby", 6, None, 3, {"rounds": 2})
+    with svc.db.read() as session:
+        held = load(session, report.public_id)
+        log_entries = entries(session, held.row)
+        whole = fold(core_events(log_entries))
+    rng = random.Random(5)
+    for seq in sorted(rng.sample(range(1, len(log_entries)), 6)):
+        svc.write(lambda s, seq=seq: log.store(
+            s, held.row.id, log_entries[seq].hash,
+            fold(core_events(log_entries[: seq + 1]))))
+        FOLDS.clear()
+        with svc.db.read() as session:
+            again = load(session, report.public_id)
+            assert again.state == whole, f"stored at {seq}"
+            assert again.standings == held.standings
+    assert stored.load(json.loads(json.dumps(stored.dump(whole)))) == whole
 
 
 class Lines(HTMLParser):

@@ -7,7 +7,7 @@ from datetime import datetime, timedelta
 
 from engine.figures import counted
 
-from .. import dutch, pairing
+from .. import dutch, entries, pairing
 from ..contract import Format, Setting
 from ..draft import Draft
 from ..errors import BadFormat, IllegalEvent
@@ -22,6 +22,11 @@ LATE = Setting("late_entry", "Late entrants score per round missed",
                "0: nothing, 0.5: half a bye; left out: no entries after the start",
                whole=False, least=0, most=0.5)
 LATE_SHARES = {0.0: "nothing", 0.5: "half a bye"}
+FATES = {
+    "adjudicate": "are ended by adjudication on the scores so far (a level game is drawn)",
+    "carry": "go on and count for their own round; their players are paired in the new round "
+             "on the points known so far",
+}
 
 
 def plan_swiss(t: Tournament, away: Collection[str], version: int = 2) -> Plan | None:
@@ -30,7 +35,7 @@ def plan_swiss(t: Tournament, away: Collection[str], version: int = 2) -> Plan |
     Two players from version 2: FIDE's colour rules, and the bye chosen with the pairs.
     """
     last, rounds = t.last_round(), t.config.whole("rounds")
-    if rounds is None or last >= rounds or (last and t.open_tables(last)):
+    if rounds is None or last >= rounds or (last and t.holding(last)):
         return None
     round_ = last + 1
     h = history(t)
@@ -80,6 +85,7 @@ class Swiss(Format):
     settings = (ROUNDS, LATE)
     round_by_round = True
     allows_duplicate = True
+    takes_timetable = True
     version = 2  # 2: two players by FIDE's colour rules, the bye chosen with the pairs
     derives = (1,)
 
@@ -142,6 +148,29 @@ class Swiss(Format):
             lines.append("Late entries are taken until the last round is paired; a late entrant "
                          f"scores {LATE_SHARES.get(late, f'{late:g}')} for each round missed.")
         return lines
+
+    def next_pairing(self, t: Tournament) -> str:
+        """When the last game of the round ends, or by the round's date on the timetable."""
+        last = t.last_round()
+        holding = t.holding(last) if last else ()
+        if not holding:
+            return super().next_pairing(t)
+        some = "game" if len(holding) == 1 else f"{len(holding)} games"
+        said = f"when the last {some} of round {last} {'ends' if len(holding) == 1 else 'end'}"
+        due = t.config.round_due(last + 1)
+        return said if due is None else f"{said}, or by {entries.when(due)} (the timetable)"
+
+    def nothing_due(self, t: Tournament) -> str:
+        """The round's games still unfinished (carried ones do not hold it)."""
+        last = t.last_round()
+        holding = t.holding(last) if last else ()
+        if not holding or last >= (t.config.whole("rounds") or 0):
+            return super().nothing_due(t)
+        names = ", ".join(tb.game for tb in holding[:5]) + (", ..." if len(holding) > 5 else "")
+        return (f"round {t.last_round()} is still open: {counted(len(holding), 'game')} "
+                f"{'is' if len(holding) == 1 else 'are'} unfinished ({names}); you may start "
+                f"round {t.last_round() + 1} now, adjudicating or carrying "
+                f"{'it' if len(holding) == 1 else 'them'}")
 
     def expected_games(self, t: Tournament) -> int:
         """A table per round."""
