@@ -72,8 +72,8 @@ def read_newest(session: Session, game: Game) -> Cold:
         raise LookupError(f"game {game.public_id} has no setup event")
     setup = Setup.from_payload(json.loads(rows[0][3]))
     newest = rows[1] if len(rows) > 1 and rows[1][8] is not None else rows[0]
-    log = [LogEntry(*row[:3], json.loads(row[3]), *row[4:7]) for row in rows
-           if row[0] > newest[0]]
+    log = [LogEntry(row[0], row[1], row[2], json.loads(row[3]), row[4], row[5], row[6])
+           for row in rows if row[0] > newest[0]]
     return Cold(setup, newest[0], newest[7], newest[8], log)
 
 
