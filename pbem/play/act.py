@@ -170,6 +170,7 @@ def act(
     # The same seat deciding again within its turn needs no mail; a new turn does.
     continuing = seat if loaded.rules.same_turn(previous, loaded.state) else None
     notified = notify(session, ctx, loaded, before=before, acting=seat, continuing=continuing)
+    store.write_game(session, loaded.game)  # one plain UPDATE, not the unit of work's
     return Submitted(
         loaded.game.public_id, seat, loaded.game.head_seq, description, notified, loaded=loaded
     )
@@ -191,6 +192,7 @@ def resign(session: Session, ctx: Context, grant: MoveGrant) -> Submitted:
     store.append(session, loaded.game, "resign", {}, seat=grant.seat, secret=secret)
     advance(session, ctx, loaded)
     notified = notify(session, ctx, loaded, before=before, acting=grant.seat)
+    store.write_game(session, loaded.game)
     who = loaded.rules.seat_name(loaded.state, grant.seat)
     return Submitted(
         loaded.game.public_id, grant.seat, loaded.game.head_seq, f"{who} resigns", notified

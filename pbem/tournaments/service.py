@@ -348,7 +348,7 @@ def on_timetable(session: Session, ctx: Context, held: Held, now: datetime) -> H
     lead = held.state.directors[0] if held.state.directors else str(held.row.director_id)
     director = session.get(Player, int(lead)) if lead.isdigit() else None
     setter = director.name if director is not None else "the director"
-    who = games.Director(f"the server, on the timetable {setter} set")
+    who = games.Director(f"the server (on the timetable {setter} set)")
     due = held.state.config.round_due(round_)
     assert due is not None
     reason = f"round {round_} starts by {entries.when(due)} on the timetable"

@@ -22,16 +22,22 @@ pytestmark = pytest.mark.e2e
 
 
 @pytest.fixture(scope="module", params=["sqlite", "postgresql"])
-def server(request: pytest.FixtureRequest, sink: SmtpSink,
+def server(request: pytest.FixtureRequest,
            tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    """The real server on each database: PostgreSQL in a fresh database of its own."""
+    """The real server on each database, each with a mailbox of its own (a mail of the other
+    run would link to a server that has stopped): PostgreSQL in a fresh database of its own."""
     root = tmp_path_factory.mktemp("pbem-e2e-whole")
-    if request.param == "sqlite":
-        with serving(sink, root) as running:
+    sink = SmtpSink().start()
+    try:
+        if request.param == "sqlite":
+            with serving(sink, root) as running:
+                yield running
+            return
+        with fresh_postgres_database() as url, serving(sink, root, url) as running:
             yield running
-        return
-    with fresh_postgres_database() as url, serving(sink, root, url) as running:
-        yield running
+    finally:
+        sink.stop()
+
 
 DIRECTOR = "tess@example.org"
 EVENT = "Whole event cup"

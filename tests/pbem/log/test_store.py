@@ -18,8 +18,9 @@ import engine
 from pbem.errors import StaleTurn
 from pbem.log import chain, snapshots, store
 from pbem.models import Event, Game, Snapshot
+from pbem.play.act import submit
 
-from ..pipe import counts, csrf, game_row, legal, loaded, log, move, start, svc_of, token
+from ..pipe import counts, csrf, game_row, grant, legal, loaded, log, move, start, svc_of, token
 
 UNICODE_PLAYERS = (("zoe@example.org", "Zoë Ångström"), ("orjan@example.org", "Ørjan 火星"))
 
@@ -225,6 +226,29 @@ def test_a_snapshot_of_another_rules_version_is_ignored(app, monkeypatch):
     assert cold_state_of(app, public_id) == truth
 
 
+def test_a_newest_snapshot_of_another_rules_version_falls_back_to_an_older_one(app, monkeypatch):
+    monkeypatch.setattr(snapshots, "SNAPSHOT_EVERY", 4)
+    public_id = played_game(app, moves=8)
+    truth = state_of(app, public_id)
+    with svc_of(app).db.write() as s:
+        newest = max(s.scalars(select(Snapshot.seq)).all())
+        s.execute(update(Snapshot).where(Snapshot.seq == newest)
+                  .values(rules_version=999, state='{"not": "a state"}'))
+    folded: list[Any] = []
+    real_fold = snapshots.fold
+
+    def spying(rules: Any, setup: Any, log: Any, state: Any = None) -> Any:
+        entries = list(log)
+        folded.append((state is not None, [e.seq for e in entries]))
+        return real_fold(rules, setup, entries, state)
+
+    monkeypatch.setattr(snapshots, "fold", spying)
+
+    assert cold_state_of(app, public_id) == truth
+    (from_snapshot, seqs), = folded
+    assert from_snapshot and seqs[0] < newest, "an older snapshot of these rules was the start"
+
+
 def test_the_key_refuses_a_second_event_at_the_same_seq(app):
     public_id = start(app)
     before = counts(app)
@@ -390,18 +414,21 @@ def test_a_cold_read_starts_from_the_newest_snapshot_and_folds_every_event_after
     replayed = engine.replay(
         rules, setup.seats, setup.options, [e for e in map(store.engine_event, entries) if e]
     )
-    reads: list[int] = []
-    real_entries = snapshots.entries
+    reads: list[tuple[int, list[int]]] = []
+    real_read = snapshots.read_newest
 
-    def spying(session: Any, game: Game, after: int = -1) -> list[store.LogEntry]:
-        reads.append(after)
-        return real_entries(session, game, after)
+    def spying(session: Any, game: Game) -> snapshots.Cold:
+        found = real_read(session, game)
+        reads.append((found.seq, [e.seq for e in found.log]))
+        return found
 
-    monkeypatch.setattr(snapshots, "entries", spying)
+    monkeypatch.setattr(snapshots, "read_newest", spying)
 
     cold = cold_state_of(app, public_id)
 
-    assert reads == [newest], "the rebuild reads only the events after the newest snapshot"
+    assert reads == [(newest, [e.seq for e in after])], (
+        "the rebuild reads only the events after the newest snapshot"
+    )
     assert rules.dump(cold) == rules.dump(replayed)
     assert cold == replayed
 
@@ -471,14 +498,14 @@ def test_a_cold_read_at_a_snapshot_reads_no_event_after_it(app, monkeypatch):
     setup = store.Setup.from_payload(entries[0].payload)
     truth = store.fold(loaded(app, public_id).rules, setup, entries)
     read: list[list[int]] = []
-    real_entries = snapshots.entries
+    real_read = snapshots.read_newest
 
-    def spying(session: Any, game: Game, after: int = -1) -> list[store.LogEntry]:
-        found = real_entries(session, game, after)
-        read.append([e.seq for e in found])
+    def spying(session: Any, game: Game) -> snapshots.Cold:
+        found = real_read(session, game)
+        read.append([e.seq for e in found.log])
         return found
 
-    monkeypatch.setattr(snapshots, "entries", spying)
+    monkeypatch.setattr(snapshots, "read_newest", spying)
 
     assert cold_state_of(app, public_id) == truth
     assert read == [[]]
@@ -543,3 +570,38 @@ def test_a_setup_payload_is_read_field_by_field():
     with pytest.raises(ValueError, match="'rules_version' must be a whole number, not '1'"):
         store.Setup.from_payload(payload | {"rules_version": "1"})
     assert setup.options is not payload["options"], "a copy: the payload stays as logged"
+
+
+def test_a_move_writes_the_games_row_itself_and_leaves_the_unit_of_work_nothing(app):
+    public_id = played_game(app, moves=1)
+    svc = svc_of(app)
+    g = grant(app, public_id)
+    text = legal(app, public_id)[0]
+    written: list[tuple[Any, ...]] = []
+
+    def submitting(s: Any) -> None:
+        done = submit(s, svc.ctx, g, text)
+        game = done.loaded.game
+        assert not s.dirty, "nothing of the game is left for the commit's flush"
+        columns = (Game.head_seq, Game.head_hash, Game.chances, Game.updated_at,
+                   Game.await_since, Game.status)
+        row = s.execute(select(*columns).where(Game.id == game.id)).one()
+        written.append((tuple(row), (game.head_seq, game.head_hash, game.chances,
+                                     game.updated_at, game.await_since, game.status)))
+
+    svc.write(submitting)
+
+    (in_the_row, in_memory), = written
+    assert in_the_row[:3] == in_memory[:3] and in_the_row[5] == in_memory[5]
+    assert in_the_row[0] > g.seq
+    kept = game_row(app, public_id)
+    assert (kept.head_seq, kept.head_hash, kept.chances) == in_memory[:3]
+    assert as_utc(kept.updated_at) == as_utc(in_memory[3])
+    assert as_utc(kept.await_since) == as_utc(in_memory[4])
+
+
+def as_utc(moment: datetime | None) -> datetime | None:
+    """A stored moment as an aware one (SQLite gives it back without its zone, in UTC)."""
+    if moment is None or moment.tzinfo is not None:
+        return moment
+    return moment.replace(tzinfo=UTC)

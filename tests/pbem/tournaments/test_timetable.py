@@ -101,12 +101,12 @@ def test_on_the_date_an_unfinished_game_is_adjudicated_and_round_2_paired(test_a
     assert not pairs(t, 1) & pairs(t, 2)
     (start,) = t.round_starts
     assert start.timetable and start.unfinished == "adjudicate" and start.games == (late,)
-    assert start.by == "the server, on the timetable Dee set"
+    assert start.by == "the server (on the timetable Dee set)"
     assert "round 2 starts by" in start.reason
     for player in table.seats:
         person = name(t, player).lower()
         (notice,) = outbox(test_app, purpose="notice", to_addr=f"{person}@example.org")
-        assert "the server, on the timetable Dee set started round 2" in notice.body_text
+        assert "the server (on the timetable Dee set) started round 2" in notice.body_text
         assert "ended by adjudication on the scores so far" in notice.body_text
     (told,) = outbox(test_app, purpose="notice", to_addr="dee@example.org")
     assert f"adjudicated on the scores so far: {late}" in told.body_text
