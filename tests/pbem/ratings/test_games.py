@@ -72,9 +72,14 @@ def test_seats_given_as_a_list_are_kept_as_a_tuple():
         ((Seat("a", 0), Seat("b", 1)), Status.RATED, "ranks [0, 1] must run from 1"),
         ((Seat("a", 1), Seat("b", None)), Status.RATED, "numbers, or all None in an unrated game"),
         ((Seat("a", 1), Seat("b", None)), Status.ANNULLED, "must all be whole numbers"),
-        ((Seat("a", 1), Seat("b", 1.5)), Status.RATED, "must all be whole numbers"),
+        ((Seat("a", 1), Seat("b", 1.5)), Status.RATED, "ranks [1, 1.5] must all be whole numbers"),
         ((Seat("a", None), Seat("b", None)), Status.RATED, "ranks [None, None] must all be whole"),
         ((Seat("a", 1), Seat("a", 2)), Status.RATED, "player(s) a hold more than one seat"),
+        (
+            (Seat("b", 1), Seat("c", 2), Seat("a", 3), Seat("b", 4), Seat("a", 5)),
+            Status.RATED,
+            "player(s) a, b hold more than one seat",
+        ),
         ((Seat("", 1), Seat("b", 2)), Status.RATED, "a player id must be a non-empty string"),
         ((), Status.RATED, "expected one Seat per seat"),
         ((("a", 1), ("b", 2)), Status.RATED, "expected one Seat per seat"),
@@ -87,6 +92,8 @@ def test_an_inconsistent_record_is_refused_with_an_error_naming_the_game(seats, 
         RatedGame("x-42", "martian-dice", AT, seats, status)
     assert str(error.value).startswith("game 'x-42': ")
     assert message in str(error.value)
+    if None not in [getattr(s, "rank", 0) for s in seats]:
+        assert "all None" not in str(error.value)  # the hint is for a missing rank only
 
 
 def test_a_naive_finish_time_is_refused():
@@ -103,3 +110,11 @@ def test_a_kind_that_is_not_a_game_kind_is_refused(kind):
 def test_an_empty_game_id_is_refused():
     with pytest.raises(InvalidGame, match="game id must be a non-empty string"):
         RatedGame("", "martian-dice", AT, (Seat("a", 1), Seat("b", 2)))
+
+
+def test_an_unrated_game_without_ranks_rates_nobody():
+    record = RatedGame("x-43", "martian-dice", AT, (Seat("a", None), Seat("b", None)),
+                       Status.ABORTED)
+    assert record.places == (None, None)
+    assert record.rated == ()
+    assert record.outcome is Status.ABORTED

@@ -8,7 +8,7 @@ import pytest
 
 from pbem.ratings.core import fold, queries
 from pbem.ratings.core.games import OVERALL, RatedGame, Seat, Status
-from pbem.ratings.core.state import Ratings
+from pbem.ratings.core.state import Ratings, Standing
 from tests.pbem.ratings.randomgames import random_games
 
 DAY = timedelta(days=1)
@@ -80,7 +80,8 @@ def test_the_active_filter_keeps_players_who_played_within_the_days_given(rating
 
 
 def test_the_active_filter_needs_a_now(ratings):
-    with pytest.raises(ValueError, match="needs the moment"):
+    message = "^an active-players filter needs the moment it counts back from$"
+    with pytest.raises(ValueError, match=message):
         queries.leaderboard(ratings, active_days=30)
 
 
@@ -135,3 +136,56 @@ def test_a_player_is_rated_overall_and_in_each_kind_played(ratings):
     assert queries.standing(ratings, "eve", "mars").games == 1
     assert [p.game for p in queries.history(ratings, "ann", "mars")] == ["g3", "g4"]
     assert queries.history(ratings, "eve", "martian-dice") == ()
+
+
+def test_a_now_without_active_days_lists_everyone(ratings):
+    assert queries.leaderboard(ratings, now=T0) == queries.leaderboard(ratings)
+
+
+def test_a_tie_in_shown_rating_goes_to_the_higher_mu_then_shares_the_place():
+    # display = round(25 * (mu - 3 sigma) + 1000): 30.01 - 15 -> 1375.25 -> 1375, like 30 - 15;
+    # 28 - 15 -> 1325 for both c and d.
+    table = {p: Standing(p, OVERALL, mu, 5.0, 12, T0)
+             for p, mu in [("a", 30.0), ("b", 30.01), ("c", 28.0), ("d", 28.0)]}
+    rows = queries.leaderboard(Ratings(standings={OVERALL: table}))
+    assert [(r.place, r.standing.player, r.standing.display) for r in rows] == [
+        (1, "b", 1375), (1, "a", 1375), (3, "c", 1325), (3, "d", 1325)
+    ]
+
+
+def test_head_to_head_skips_an_unrated_game_and_counts_the_rated_ones_after_it():
+    ratings = fold.rebuild([
+        played("h1", 0, Seat("ann", 1), Seat("bob", 2), status=Status.ANNULLED),
+        played("h2", 1, Seat("ann", 1), Seat("bob", 2)),
+    ])
+    assert queries.head_to_head(ratings, "ann") == (
+        queries.Record("bob", OVERALL, 1, 1, 0, 0),
+        queries.Record("bob", "martian-dice", 1, 1, 0, 0),
+    )
+
+
+def test_opponents_are_ordered_by_games_met_over_every_kind():
+    # zed was met twice, once in each kind; amy once: zed comes first although amy's name is first.
+    ratings = fold.rebuild([
+        played("k1", 0, Seat("ann", 1), Seat("zed", 2)),
+        played("k2", 1, Seat("ann", 1), Seat("zed", 2), kind="mars"),
+        played("k3", 2, Seat("ann", 1), Seat("amy", 2)),
+    ])
+    assert [(r.opponent, r.pool, r.games) for r in queries.head_to_head(ratings, "ann")] == [
+        ("zed", OVERALL, 2), ("zed", "mars", 1), ("zed", "martian-dice", 1),
+        ("amy", OVERALL, 1), ("amy", "martian-dice", 1),
+    ]
+
+
+def test_a_players_recent_games_are_the_twenty_newest_by_default():
+    ratings = fold.rebuild([played(f"r{n}", n, Seat("x", 1), Seat(f"o{n}", 2)) for n in range(25)])
+    assert [r.record.game for r in queries.recent_games(ratings, "x")] == [
+        f"r{n}" for n in range(24, 4, -1)
+    ]
+
+
+def test_a_player_or_pool_never_seen_reads_as_empty(ratings):
+    assert queries.recent_games(ratings, "nobody") == ()
+    assert queries.standing(ratings, "ann", "no-such-kind") is None
+    assert queries.history(ratings, "ann", "no-such-kind") == ()
+    assert queries.pools_of(Ratings(), "ann") == ()

@@ -37,6 +37,12 @@ def test_no_idle_time_changes_nothing():
     assert scale.grown(3.1, 0.0) == 3.1
 
 
+def test_half_a_day_away_already_widens_a_rating():
+    # sqrt(2.5^2 + 0.29^2 * 0.5) = sqrt(6.25 + 0.04205) = 2.50840...
+    assert scale.grown(2.5, 0.5) == math.sqrt(2.5**2 + 0.29**2 * 0.5)
+    assert scale.grown(2.5, 0.5) == pytest.approx(2.5084, abs=1e-4)
+
+
 @pytest.mark.parametrize("sigma, provisional", [(SIGMA, True), (6.0, True), (5.999, False)])
 def test_a_rating_is_provisional_while_sigma_is_at_least_six(sigma, provisional):
     assert scale.is_provisional(sigma) is provisional
