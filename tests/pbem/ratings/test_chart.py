@@ -176,6 +176,8 @@ def month(year: int, number: int) -> datetime:
         # 7 days are 7 ticks of one day, the most allowed; both ends are midnights and count
         (T0, T0 + timedelta(days=7), ["1 Jan 2026", "2 Jan", "3 Jan", "4 Jan", "5 Jan",
                                       "6 Jan", "7 Jan", "8 Jan"]),
+        # 8 days would be 8 ticks of one day: every other day
+        (T0, T0 + timedelta(days=8), ["1 Jan 2026", "3 Jan", "5 Jan", "7 Jan", "9 Jan"]),
         # 181 days: monthly, from the first of January (the start) to the first of July (the end)
         (T0, month(2026, 7), ["Jan 2026", "Feb 2026", "Mar 2026", "Apr 2026", "May 2026",
                               "Jun 2026", "Jul 2026"]),

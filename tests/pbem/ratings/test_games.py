@@ -118,3 +118,9 @@ def test_an_unrated_game_without_ranks_rates_nobody():
     assert record.places == (None, None)
     assert record.rated == ()
     assert record.outcome is Status.ABORTED
+
+
+def test_a_rank_that_is_no_whole_number_is_named_without_the_hint_for_missing_ones():
+    with pytest.raises(InvalidGame) as error:
+        RatedGame("x-44", "martian-dice", AT, (Seat("a", 1), Seat("b", 1.5)))
+    assert str(error.value) == "game 'x-44': ranks [1, 1.5] must all be whole numbers"

@@ -35,6 +35,9 @@ def test_idle_growth_never_goes_beyond_a_new_players_uncertainty():
 
 def test_no_idle_time_changes_nothing():
     assert scale.grown(3.1, 0.0) == 3.1
+    # a first game of 50 seats leaves sigma at 8.3336, just above a new player's 8.3333 (tau
+    # widens it before the game more than the game narrows it): no idle time, no cap either
+    assert scale.grown(8.3336, 0.0) == 8.3336
 
 
 def test_half_a_day_away_already_widens_a_rating():
