@@ -6,8 +6,18 @@ their units and the matching must never change: these tests pin them on small fi
 
 from __future__ import annotations
 
-from pbem.tournaments.core import dutch
+import hashlib
+import json
+from dataclasses import replace
+
+import networkx as nx
+import pytest
+
+from pbem.tournaments.core import dutch, pairing
 from pbem.tournaments.core.history import History
+
+from .simulate import run
+from .test_pairing import players, swiss
 
 
 def field(points: dict[str, float], *, colours: dict[str, tuple[int, ...]] | None = None,
@@ -97,3 +107,52 @@ def test_without_a_colour_wish_the_boards_alternate_and_a_wish_decides_otherwise
     # b had the first seat once: a sits first on every board
     b_wants_second = field({"a": 0.0, "b": 0.0}, colours={"b": (1,)})
     assert {dutch.seat("a", "b", b_wants_second, board) for board in range(3)} == {("a", "b")}
+
+
+def test_a_spare_from_a_higher_group_costs_its_score_only_when_scores_count():
+    # a on 1 point, b and c on 0; a may wait first, then c, then b. Scored (a Swiss bye):
+    # a spare costs her 2 half points and the spare tier, c spare pairs a-b 2 half points
+    # apart with no spare tier, so c waits. Unscored (a rolling event's wait): only the
+    # order counts against the pair b-c, which costs nothing, so a waits.
+    h = field({"a": 1.0, "b": 0.0, "c": 0.0})
+    assert dutch.pair_players(["a", "b", "c"], h, ["a", "c", "b"]) == ((("a", "b"),), "c")
+    assert dutch.pair_players(["a", "b", "c"], h, ["a", "c", "b"], False) == ((("b", "c"),), "a")
+
+
+@pytest.mark.parametrize("why", ["met", "kept apart"])
+def test_version_2_doubles_its_window_until_the_pairs_are_new(why):
+    # As version 1: 68 level players (over 64: a window of 12 ahead and 12 around the Dutch
+    # partner 34 down). Every pair of that window has met (or is kept apart), so its matching
+    # is all rematches; doubled to 24 it reaches new pairs and stops: the 24-wide matching.
+    order = players(68)
+    level = field(dict.fromkeys(order, 0.0))
+    window = pairing.edges(order, level, pairing.WINDOW)
+    met: dict[str, dict[str, int]] = {p: {} for p in order}
+    for i, j in window:
+        met[order[i]][order[j]] = met[order[j]][order[i]] = 1
+    if why == "met":
+        h = replace(level, met=met)
+    else:
+        h = replace(level, forbidden=frozenset((order[i], order[j]) for i, j in window))
+    pairs, left = dutch.match(order, h)
+    assert left is None and sorted(p for pair in pairs for p in pair) == order
+    assert not any(h.times_met(a, b) or h.kept_apart(a, b) for a, b in pairs)
+    mate = nx.max_weight_matching(dutch.graph_of(order, h, 24, {}), maxcardinality=True)
+    assert pairs == [(order[i], order[j]) for i, j in sorted((min(e), max(e)) for e in mate)]
+
+
+def test_version_2_pairs_exactly_as_it_always_did():
+    # `verify` re-derives every pair event from the log, so version 2 must never change.
+    # Three recorded runs (33 players over 7 rounds, 70 over 3 above the full-graph limit
+    # of 64, 15 over 5 with a bye each round) give the pair events they gave when this test
+    # was written.
+    for n, rounds, seed, digest in [
+        (33, 7, 0, "9affc8eb90dd5e16fc3a40b59a67fa0fe623556cf7cab14349ea40f4387445cc"),
+        (70, 3, 1, "1544ca664325dc163359e6e7c3cffcd45b6359bb79e7dd018608763a9397b183"),
+        (15, 5, 2, "3d6263789c9129a31261af2de9066cdddebc4590ba20340ca0da0201510bc697"),
+    ]:
+        log = run(swiss(n, rounds=rounds), seed=seed)
+        pairs = [e for e in log.events if e.kind == "pair"]
+        assert {e.payload["algorithm"] for e in pairs} == {"pbem-swiss-pairs/2"}
+        paired = [[e.payload["round"], e.payload["tables"], e.payload["byes"]] for e in pairs]
+        assert hashlib.sha256(json.dumps(paired, sort_keys=True).encode()).hexdigest() == digest
