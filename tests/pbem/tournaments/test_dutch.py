@@ -60,17 +60,17 @@ def test_each_tier_of_version_2_outweighs_everything_below_it_over_a_whole_match
 
 def test_the_tiers_of_a_pair_count_director_rematches_colours_scores_and_places():
     # a on 2 points with two first seats (a difference of +2: she must sit second), b and c
-    # on 1.5, d on 0 with no game; a met c twice and the director keeps them apart.
+    # on 1.5, d on 0 with no game; a met c three times and the director keeps them apart.
     h = field({"a": 2.0, "b": 1.5, "c": 1.5, "d": 0.0},
               colours={"a": (1, 1), "c": (1,)},
-              met={"a": {"c": 2}, "c": {"a": 2}},
+              met={"a": {"c": 3}, "c": {"a": 3}},
               forbidden=frozenset({("c", "a")}))
     players = list(h.points)
     spans = [(0, 1), (1, 2), (1, 2), (3, 1)]
-    # a-c: kept apart, met twice (squared: 4), no limit broken with c first (a's absolute
+    # a-c: kept apart, met three times (squared: 9), no limit broken with c first (a's absolute
     # and c's strong wish both ask for the second seat: one wish unmet, and it is strong),
     # 1 half point apart, across groups, 2 places apart.
-    assert dutch.pair_tiers(0, 2, players, h, spans) == (1, 4, 0, 1, 0, 1, 1, 1, 2)
+    assert dutch.pair_tiers(0, 2, players, h, spans) == (1, 9, 0, 1, 0, 1, 1, 1, 2)
     # b-c: the same group of two, partners, nothing else.
     assert dutch.pair_tiers(1, 2, players, h, spans) == (0,) * 9
     # a-d: d first grants a's wish; 4 half points, across, 3 places.
@@ -117,6 +117,7 @@ def test_a_spare_from_a_higher_group_costs_its_score_only_when_scores_count():
     h = field({"a": 1.0, "b": 0.0, "c": 0.0})
     assert dutch.pair_players(["a", "b", "c"], h, ["a", "c", "b"]) == ((("a", "b"),), "c")
     assert dutch.pair_players(["a", "b", "c"], h, ["a", "c", "b"], False) == ((("b", "c"),), "a")
+    assert dutch.match(["a", "b", "c"], h, ["a", "c", "b"]) == ([("a", "b")], "c")  # scored
 
 
 @pytest.mark.parametrize("why", ["met", "kept apart"])
