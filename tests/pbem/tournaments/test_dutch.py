@@ -144,13 +144,14 @@ def test_version_2_doubles_its_window_until_the_pairs_are_new(why):
 
 def test_version_2_pairs_exactly_as_it_always_did():
     # `verify` re-derives every pair event from the log, so version 2 must never change.
-    # Three recorded runs (33 players over 7 rounds, 70 over 3 above the full-graph limit
-    # of 64, 15 over 5 with a bye each round) give the pair events they gave when this test
-    # was written.
+    # Four recorded runs (33 players over 7 rounds, 70 over 3 above the full-graph limit
+    # of 64, 15 over 5 with a bye each round, 71 over 3: a bye above the limit) give the pair
+    # events they gave when this test was written.
     for n, rounds, seed, digest in [
         (33, 7, 0, "9affc8eb90dd5e16fc3a40b59a67fa0fe623556cf7cab14349ea40f4387445cc"),
         (70, 3, 1, "1544ca664325dc163359e6e7c3cffcd45b6359bb79e7dd018608763a9397b183"),
         (15, 5, 2, "3d6263789c9129a31261af2de9066cdddebc4590ba20340ca0da0201510bc697"),
+        (71, 3, 1, "a8d0667e54816daeb0d6b28ad0683e677713e4c99738429828eb33becde76162"),
     ]:
         log = run(swiss(n, rounds=rounds), seed=seed)
         pairs = [e for e in log.events if e.kind == "pair"]
