@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import NoReturn
+from typing import Any, NoReturn
 
 import click
 
@@ -60,3 +60,11 @@ def ready_services() -> Services:
         state = "has no tables yet" if current is None else f"is at revision {current}, not {head}"
         fail(click.ClickException(f"the database {where} {state}: run `pbem db upgrade` first"))
     return svc
+
+
+def write(svc: Services, work: Any) -> Any:
+    """Run a change in one transaction; stop with its message if refused."""
+    try:
+        return svc.write(work)
+    except PbemError as e:
+        fail(e)
