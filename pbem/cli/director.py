@@ -15,7 +15,6 @@ from ..errors import PbemError
 from ..play import director as actions
 from ..services import Services
 from ..tournaments import directing
-from ..tournaments.log import load
 from .common import fail, player_arg, ready_services
 
 T = TypeVar("T")
@@ -97,23 +96,3 @@ def replace(game: str, seat: int, player: str, reason: str) -> None:
     run(svc, lambda s: directing.replace_seat(s, svc.ctx, game, actions.OPERATOR, seat, email,
                                               name, reason))
     click.echo(f"{game}: seat {seat} is now played by {name or email}")
-
-
-@director.command("start-round")
-@click.argument("tournament")
-@click.option("--unfinished", type=click.Choice(["adjudicate", "carry"]), required=True,
-              help="What becomes of the round's unfinished games: adjudicate (ended on the "
-                   "scores so far) or carry (they go on and count for their own round).")
-@REASON
-@with_appcontext
-def start_round(tournament: str, unfinished: str, reason: str) -> None:
-    """Start a Swiss tournament's next round before its last game ends."""
-    svc = ready_services()
-
-    def work(s: Session) -> int:
-        held = load(s, tournament, for_update=True)
-        held = directing.start_round(s, svc.ctx, held, actions.OPERATOR, unfinished, reason)
-        return held.state.last_round()
-
-    round_ = run(svc, work)
-    click.echo(f"{tournament}: round {round_} started ({unfinished} the unfinished games)")

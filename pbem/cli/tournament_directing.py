@@ -160,14 +160,17 @@ def annul(public_id: str, game: str, reason: str) -> None:
 @click.command("start-round")
 @click.argument("public_id")
 @click.option("--unfinished", type=click.Choice(["adjudicate", "carry"]), required=True,
-              help="What becomes of the last round's unfinished games.")
+              help="What becomes of the round's unfinished games: adjudicate (ended on the "
+                   "scores so far) or carry (they go on and count for their own round).")
 @click.option("--reason", required=True)
 @with_appcontext
 def start_round(public_id: str, unfinished: str, reason: str) -> None:
-    """Start a Swiss's next round before its last game ends (as `pbem director start-round`)."""
-    as_operator(public_id, f"next round started ({unfinished} the unfinished games)",
-                lambda s, svc, held: directing.start_round(s, svc.ctx, held, games.OPERATOR,
-                                                           unfinished, reason))
+    """Start a Swiss's next round before its last game ends."""
+    svc = ready_services()
+    held = write(svc, lambda s: directing.start_round(
+        s, svc.ctx, load(s, public_id, for_update=True), games.OPERATOR, unfinished, reason))
+    click.echo(f"{public_id}: round {held.state.last_round()} started ({unfinished} the "
+               "unfinished games)")
 
 
 @click.command()

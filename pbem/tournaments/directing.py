@@ -44,9 +44,7 @@ def may_direct(held: Held, player: Player | None) -> bool:
 
 def leads(held: Held, player: Player | None) -> bool:
     """Whether a player is the lead director, who adds co-directors and may hand over."""
-    directors = held.state.directors
-    lead = directors[0] if directors else str(held.row.director_id)
-    return player is not None and str(player.id) == lead
+    return player is not None and str(player.id) == held.lead
 
 
 def check_director(held: Held, player: Player | None) -> games.Director:

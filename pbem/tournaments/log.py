@@ -199,6 +199,12 @@ class Held:
         """The tournament's id in URLs."""
         return self.row.public_id
 
+    @property
+    def lead(self) -> str:
+        """The lead director's player id: the first named in the log, else the creator."""
+        directors = self.state.directors
+        return directors[0] if directors else str(self.row.director_id)
+
 
 def load(session: Session, public_id: str, *, for_update: bool = False) -> Held:
     """A tournament and its fold; NotFound if there is no such tournament."""

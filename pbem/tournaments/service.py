@@ -345,8 +345,7 @@ def on_timetable(session: Session, ctx: Context, held: Held, now: datetime) -> H
     round_ = timetable_due(held.state, now)
     if round_ is None:
         return held
-    lead = held.state.directors[0] if held.state.directors else str(held.row.director_id)
-    director = session.get(Player, int(lead)) if lead.isdigit() else None
+    director = session.get(Player, int(held.lead)) if held.lead.isdigit() else None
     setter = director.name if director is not None else "the director"
     who = games.Director(f"the server (on the timetable {setter} set)")
     due = held.state.config.round_due(round_)

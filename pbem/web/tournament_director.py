@@ -87,7 +87,7 @@ def act(session: Session, public_id: str, form: Any,
     }
     what = form.get("action", "")
     if what not in actions:
-        raise Rejected(f"unknown action {what!r}")
+        raise Rejected(f"unknown action {what!r}: the actions are {', '.join(sorted(actions))}")
     if what in CONFIRMED and form.get("confirm") != "yes":
         raise Rejected(f"tick the box to confirm that you {CONFIRMED[what]}")
     done = actions[what]()

@@ -226,7 +226,7 @@ def test_the_director_starts_a_round_from_the_command_line_and_the_api(test_app)
     runner = test_app.test_cli_runner()
     public_id = timetabled(runner, None, rounds=3)
     _, late = end_one_game_of_round_1(test_app, runner, public_id)
-    started = run(runner, "director", "start-round", public_id, "--unfinished", "adjudicate",
+    started = run(runner, "tournament", "start-round", public_id, "--unfinished", "adjudicate",
                   "--reason", "the weekend is over")
     assert started.exit_code == 0, started.output
     assert "round 2 started" in started.output

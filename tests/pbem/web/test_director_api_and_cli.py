@@ -121,6 +121,7 @@ def test_every_director_action_of_the_page_is_in_the_api_with_players_by_address
         "action": "forbid", "player": "zed@example.org", "other": "bob@example.org",
         "reason": "no"})
     started = client.post(url, headers=dee, json={"action": "start"})
+    nameless = client.post(url, headers=dee, json={"reason": "no action named"})
 
     assert forbidden.status_code == 200, forbidden.get_json()
     assert forbidden.get_json()["done"] == "Done: forbid."
@@ -128,6 +129,9 @@ def test_every_director_action_of_the_page_is_in_the_api_with_players_by_address
     assert unknown.status_code == 422
     assert unknown.get_json()["message"] == "zed@example.org has not entered Action cup"
     assert started.status_code == 200 and started.get_json()["status"] == "running"
+    assert nameless.status_code == 422
+    assert nameless.get_json()["message"].startswith("unknown action '': the actions are ")
+    assert "withdraw" in nameless.get_json()["message"]
     ann_id, bob_id = ids(app, "ann@example.org", "bob@example.org")
     with svc_of(app).db.read() as s:
         held = load(s, public_id)

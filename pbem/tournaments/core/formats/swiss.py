@@ -167,9 +167,9 @@ class Swiss(Format):
         if not holding or last >= (t.config.whole("rounds") or 0):
             return super().nothing_due(t)
         names = ", ".join(tb.game for tb in holding[:5]) + (", ..." if len(holding) > 5 else "")
-        return (f"round {t.last_round()} is still open: {counted(len(holding), 'game')} "
+        return (f"round {last} is still open: {counted(len(holding), 'game')} "
                 f"{'is' if len(holding) == 1 else 'are'} unfinished ({names}); you may start "
-                f"round {t.last_round() + 1} now, adjudicating or carrying "
+                f"round {last + 1} now, adjudicating or carrying "
                 f"{'it' if len(holding) == 1 else 'them'}")
 
     def expected_games(self, t: Tournament) -> int:
