@@ -34,6 +34,7 @@ from engine.games.martian_dice import (
 from engine.testing import chance_event
 
 RED, BLUE, GREEN = 0, 1, 2
+NOTHING = (0, 0, 0, 0, 0)
 
 
 def started(seats: int = 2, first: int = RED, **options: object) -> DiceState:
@@ -244,6 +245,7 @@ def test_dice_t8_a_tie_is_settled_by_a_death_ray_duel():
     assert state.scores == (27, 20, 27)
     assert RULES.pending(state) == Roll(6)
     assert RULES.view(state, None)["duel"]["next"] == RED
+    assert RULES.view(state, None)["duel"]["seats"] == [RED, GREEN]
     state = duel_roll(state, 3)
     assert RULES.view(state, None)["duel"]["next"] == GREEN
     state = duel_roll(state, 2)
@@ -650,6 +652,8 @@ def test_describe_names_the_seat_that_picks_for_every_reader():
 
 def test_describe_falls_back_to_the_action_text_when_it_cannot_say_more():
     assert RULES.describe(started(), Played(RED, "H roll"), None) == "Red plays H roll"
+    no_humans = roll(started(), T=1, R=3, C=5, K=4)
+    assert RULES.describe(no_humans, Played(RED, "H roll"), None) == "Red plays H roll"
     assert RULES.describe(started(), Played(RED, "gibberish"), None) == "Red plays gibberish"
 
 
@@ -764,6 +768,30 @@ def test_the_bot_has_no_action_for_a_seat_with_nothing_to_pick():
         RULES.bot_action(state, BLUE)
     with pytest.raises(IllegalAction, match="Red has no legal action now"):
         RULES.bot_action(started(), RED)
+
+
+def test_between_picks_of_equal_worth_the_bot_takes_the_death_rays():
+    # 2 tanks, 1 ray and 10 chickens: one more roll cannot make either pick score (the ray
+    # leaves ten dice but one type to take from them; the chickens leave one die and too
+    # few rays), so both are worth 0 and the bot keeps the ray against the tanks.
+    rolled = counts_of(faces(T=2, R=1, K=10))
+    assert roll_value((2, 1, 0, 0, 0), 10) == 0 == roll_value((2, 0, 0, 0, 10), 1)
+    assert bot_choice((2, 0, 0, 0, 0), rolled, 0, None) == (1, False)
+
+
+def test_the_bot_stops_at_exactly_25_and_rolls_on_below():
+    # 7 rays and two of each earthling: the bot takes the humans (2 points) and, far from
+    # 25, rolls on (one more roll expects 2.10); at 23 the 2 points reach 25 and it stops.
+    rolled = counts_of(faces(R=7, H=2, C=2, K=2))
+    assert roll_value((0, 0, 2, 0, 0), 11) > 2
+    assert bot_choice(NOTHING, rolled, 0, None) == (2, True)
+    assert bot_choice(NOTHING, rolled, 22, None) == (2, True)
+    assert bot_choice(NOTHING, rolled, 23, None) == (2, False)
+
+
+def test_the_bot_never_asks_to_roll_when_no_dice_are_left():
+    assert bot_choice(NOTHING, counts_of(faces(K=13)), 0, None) == (4, False)
+    assert bot_choice(NOTHING, counts_of(faces(K=13)), 0, 30) == (4, False)
 
 
 def test_the_bot_banks_a_good_turn_rather_than_risk_it():
