@@ -20,6 +20,7 @@ from engine import (
     Roll,
     Rolled,
     SetupError,
+    Shuffled,
     rules_for,
     step,
 )
@@ -395,10 +396,18 @@ def test_picking_out_of_turn_or_before_the_roll_is_refused():
     with pytest.raises(IllegalAction, match="not Blue's turn to pick"):
         RULES.apply(state, Played(BLUE, "H roll"))
     waiting = play(state, "H roll")
-    with pytest.raises(IllegalAction, match="no pick is due: the dice must be rolled first"):
+    with pytest.raises(IllegalAction, match="^no pick is due: the dice must be rolled first$"):
         RULES.apply(waiting, Played(RED, "R roll"))
-    with pytest.raises(IllegalAction, match="no roll is due"):
+    with pytest.raises(IllegalAction, match="^no roll is due: a pick is awaited$"):
         RULES.apply(state, Rolled(faces(H=13)))
+
+
+def test_a_finished_game_takes_no_event_and_no_game_takes_a_shuffle():
+    state = step(RULES, started(), Resigned(BLUE))
+    with pytest.raises(IllegalAction, match="^the game is over$"):
+        RULES.apply(state, Rolled(faces(H=13)))
+    with pytest.raises(IllegalAction, match="^Martian Dice has no use for Shuffled$"):
+        RULES.apply(started(), Shuffled(tuple(range(13))))
 
 
 def test_a_roll_of_the_wrong_size_is_refused():
@@ -440,7 +449,7 @@ def test_the_starting_seat_may_be_set():
 @pytest.mark.parametrize(
     ("seats", "options", "message"),
     [
-        (3, {"first_player": 3}, "'first_player': 3 is not a seat of a 3-player game"),
+        (3, {"first_player": 3}, r"'first_player': 3 is not a seat of a 3-player game \(0 to 2\)$"),
         (8, {"first_player": 8}, "'first_player': 8 is above 7"),
         (2, {"duel_retie": "sometimes"}, "'duel_retie': 'sometimes' is not one of repeat, shared"),
         (2, {"target": 30}, "unknown option 'target'"),
@@ -539,10 +548,16 @@ def test_when_the_last_seat_of_the_final_round_resigns_the_game_ends():
 
 
 def test_a_resignation_out_of_turn_that_leaves_one_seat_ends_the_game():
-    state = step(RULES, roll(started(), H=5, R=8), Resigned(BLUE))
+    # Red is in the middle of a turn; the game ends with no turn in progress.
+    state = roll(play(roll(started(), H=5, R=8), "H roll"), R=4, C=4)
+    state = step(RULES, state, Resigned(BLUE))
     outcome = RULES.outcome(state)
     assert outcome is not None and outcome.ranks == (1, 2)
     assert outcome.reason == "Red wins: every other player resigned"
+    assert (state.aside, state.rolled, state.rolls, state.picks) == (NOTHING, None, (), ())
+    view = RULES.view(state, None)
+    assert view["rolled"] is None and view["picks"] == [] and view["turn_points"] == 0
+    assert all(d["where"] == "cup" for d in view["dice"])
 
 
 @pytest.mark.parametrize("seat", [-1, 2])
@@ -613,6 +628,19 @@ def test_unreadable_notation_names_what_was_given_and_the_expected_form(text, pr
 def test_overlong_notation_is_refused_with_its_length():
     with pytest.raises(InvalidAction, match="that is 300 characters long; write the type"):
         RULES.parse_action(started(), RED, "H " * 150)
+    state = roll(started(), T=1, R=3, H=4, C=3, K=2)
+    assert RULES.parse_action(state, RED, "H roll".ljust(200)) == "H roll"
+    with pytest.raises(InvalidAction, match="^that is 201 characters long; write the type"):
+        RULES.parse_action(state, RED, "H roll".ljust(201))
+
+
+@pytest.mark.parametrize(
+    ("text", "problem"),
+    [("roll", "it names no type"), ("H C roll", "it names more than one type")],
+)
+def test_a_pick_naming_no_type_or_two_says_which(text, problem):
+    with pytest.raises(InvalidAction, match=f"^cannot read '{text}': {problem}; write the type"):
+        RULES.parse_action(started(), RED, text)
 
 
 CANONICAL = {f"{letter} {d}" for letter in "RHCK" for d in ("roll", "stop")} | set("RHCK")
@@ -934,8 +962,12 @@ def test_no_two_rolls_of_a_game_share_an_address(seed):
 @pytest.mark.parametrize(("rays", "left"), [(1, "1 die"), (2, "2 dice")])
 def test_a_pick_without_a_decision_says_how_many_dice_are_left(rays, left):
     state = roll(started(), R=rays, H=13 - rays)
-    with pytest.raises(InvalidAction, match=f"say whether you roll the {left} left or stop"):
+    with pytest.raises(InvalidAction) as caught:
         RULES.parse_action(state, RED, "H")
+    assert str(caught.value) == (
+        f"cannot read 'H': say whether you roll the {left} left or stop, "
+        "like 'H roll' or 'H stop'"
+    )
 
 
 @pytest.mark.parametrize("seats", range(2, 9))
@@ -978,3 +1010,10 @@ def test_a_duplicate_board_compares_each_finished_turn_by_its_round_and_seat():
     assert (turn.points, turn.ending) == (0, "no pick")
     assert tuple(duplicate.turns(blue, blue)) == ()
     assert duplicate.label(2, BLUE) == "Round 2, Blue"
+
+
+def test_a_seat_beyond_the_eight_colours_is_named_by_its_number():
+    state = started(8)
+    assert [RULES.seat_name(state, s) for s in (0, 7)] == ["Red", "White"]
+    assert RULES.seat_name(state, 8) == "seat 8"
+    assert RULES.seat_name(state, -1) == "seat -1"
