@@ -409,3 +409,93 @@ def test_the_house_bot_plays_games_to_a_real_win():
         assert "both nests home" in pending.outcome.reason
         # Nesting in order keeps bot games short (median 35 half-turns over 300 seeds).
         assert state.turns < 200
+
+
+# --- chance addresses, refusals that list the legal turns, snapshots, names ---------------
+
+
+def test_each_pending_roll_has_an_address_a_mirror_game_shares():
+    # "first" for who starts, "turn7/seat1" for the dice of a half-turn, none otherwise.
+    state = RULES.start(2)
+    assert RULES.chance_address(state) == "first"
+    state = step(RULES, state, Rolled((1,)))
+    assert RULES.chance_address(state) == "turn0/seat0"
+    state = rolled(state, 3, 5)
+    assert RULES.chance_address(state) is None
+    state = play(state, "a1-a4 b1-b6")
+    assert RULES.chance_address(state) == "turn1/seat1"
+    state = step(RULES, state, Resigned(NORTH))
+    assert RULES.chance_address(state) is None
+
+
+def test_legal_is_empty_for_the_seat_not_to_move():
+    state = rolled(started(), 3, 5)
+    assert RULES.legal(state, SOUTH) and RULES.legal(state, NORTH) == ()
+
+
+def test_legal_writes_each_outcome_in_its_first_notation():
+    # a1-a4 then b1-b6 and b1-b6 then a1-a4 end alike; the list shows the first in order.
+    turns = RULES.legal(rolled(started(), 3, 5), SOUTH)
+    assert "a1-a4 b1-b6" in turns and "b1-b6 a1-a4" not in turns
+
+
+# South's six pieces: a nest on a1, two on b1, a 3-pointer on b3; North's 3-pointer on b4.
+HINTED = {"a1": "S1 S2 S3", "b1": "S1 S2", "b3": "S3", "b4": "N3", "a8": "N1 N2", "b8": "N1 N2 N3"}
+
+
+@pytest.mark.parametrize(
+    ("dice", "turn", "hint"),
+    [
+        (
+            (2, 2),
+            "a1-a2 a1-a3",
+            "legal turns include a1-a3 a3-a5, a1-a3 b3-b1, a1-a3 b3-b5, b3-b5 b1-b3, "
+            "b3-b5 b5-b7",
+        ),
+        (
+            (3, 6),
+            "a1-a2 a1-a4",
+            "legal turns include a1-a4 a1-a7, a1-a4 b1-b7, a1-a7 a1-a4, a1-a7 a7-a4, "
+            "a1-a7 b3-b6 and 1 more",
+        ),
+    ],
+)
+def test_a_refused_turn_lists_five_legal_turns_and_counts_the_rest(dice, turn, hint):
+    state = position(HINTED, dice=dice)
+    assert len(RULES.legal(state, SOUTH)) == len(hint.split(", ")) + hint.endswith("1 more")
+    with pytest.raises(IllegalAction) as caught:
+        play(state, turn)
+    assert str(caught.value).endswith(f"({hint})")
+
+
+def test_a_refused_turn_at_the_start_counts_the_legal_turns_not_shown():
+    with pytest.raises(IllegalAction) as caught:
+        play(rolled(started(), 3, 5), "a1-a2 b1-b6")
+    assert str(caught.value) == (
+        "you rolled 3-5, but a1-a2 b1-b6 moves 1 and 5 squares (legal turns include "
+        "a1-a4 a1-a6, a1-a4 b1-b6, a1-a6 a1-a4, a1-a6 a6-a3, a1-a6 b1-b4 and 3 more)"
+    )
+
+
+def test_a_refused_pass_names_the_first_legal_turn():
+    with pytest.raises(IllegalAction) as caught:
+        play(rolled(started(), 3, 5), "pass")
+    assert str(caught.value) == "you cannot pass: you rolled 3-5 and can play a1-a4 a1-a6"
+
+
+def test_dump_and_load_round_trip_a_game_before_and_during_play():
+    fresh = started(change_columns=True)
+    moving = rolled(play(rolled(fresh, 3, 5), "a1-b4 b1-b6"), 2, 2)
+    assert moving.last == (SOUTH, "a1-b4 b1-b6") and moving.dice == (2, 2)
+    for state in (RULES.start(2), fresh, moving):
+        assert RULES.load(json.loads(json.dumps(RULES.dump(state)))) == state
+
+
+@pytest.mark.parametrize("turn", ["a1-a9 b1-b4", "a0-a3 b1-b4", "c1-c4 b1-b4"])
+def test_describe_falls_back_to_the_text_for_a_move_off_the_board(turn):
+    state = rolled(started(), 3, 5)
+    assert RULES.describe(state, Played(SOUTH, turn), None) == f"South plays {turn}"
+
+
+def test_a_seat_other_than_south_or_north_is_named_by_its_number():
+    assert [RULES.seat_name(started(), s) for s in (0, 1, 2)] == ["South", "North", "seat 2"]
