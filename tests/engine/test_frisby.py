@@ -24,6 +24,7 @@ from engine import (
     step,
 )
 from engine.games.frisby import FrisbyState, index, move_error
+from engine.games.frisby.bot import progress
 from engine.testing import chance_event
 
 RULES = rules_for("martian-frisby")
@@ -499,3 +500,29 @@ def test_describe_falls_back_to_the_text_for_a_move_off_the_board(turn):
 
 def test_a_seat_other_than_south_or_north_is_named_by_its_number():
     assert [RULES.seat_name(started(), s) for s in (0, 1, 2)] == ["South", "North", "seat 2"]
+
+
+def test_the_bots_progress_counts_nests_built_in_order_then_distance():
+    state = position(
+        {
+            "a1": "S1 S2",
+            "a4": "S3",
+            "b6": "N1 S2",
+            "a8": "S1",
+            "b8": "S3",
+            "b3": "N1 N2 N3",
+            "a7": "N2 N3",
+        }
+    )
+    # South: the 1 under the 2 on a1 travelled 0, less 1 for being covered (-1), the 2 on
+    # top 0; the 3 on a4 travelled 3, the 2 on b6 travelled 5; on its goal squares a8 holds
+    # a 1 to nest on (+20) and b8 a 3 that blocks the nest (-6): 21.
+    assert progress(state.board, SOUTH) == -1 + 0 + 3 + 5 + 20 - 6
+    # North (travelling down): the covered 1 on b6 2 - 1; the nest on b3 5 each, less 1 for
+    # the two covered; a7's 2 covered, 1 - 1, and its 3, 1; nothing on its goals a1, b1: 15.
+    assert progress(state.board, NORTH) == 1 + (4 + 4 + 5) + (0 + 1)
+
+
+def test_the_bot_has_no_action_before_the_dice_are_rolled():
+    with pytest.raises(IllegalAction, match="South has no legal action now"):
+        RULES.bot_action(started(), SOUTH)
