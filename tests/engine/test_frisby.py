@@ -526,3 +526,70 @@ def test_the_bots_progress_counts_nests_built_in_order_then_distance():
 def test_the_bot_has_no_action_before_the_dice_are_rolled():
     with pytest.raises(IllegalAction, match="South has no legal action now"):
         RULES.bot_action(started(), SOUTH)
+
+
+def test_the_view_shows_every_square_the_goals_the_last_turn_and_the_settings():
+    state = rolled(play(rolled(started(max_turns=50), 3, 5), "a1-a4 b1-b6"), 2, 4)
+    view = RULES.view(state, SOUTH)
+    nest = [{"seat": NORTH, "size": size} for size in (1, 2, 3)]
+    board = {f"{file}{rank}": [] for file in "ab" for rank in range(1, 9)}
+    board.update(
+        a1=[{"seat": SOUTH, "size": 1}, {"seat": SOUTH, "size": 2}],
+        b1=[{"seat": SOUTH, "size": 1}, {"seat": SOUTH, "size": 2}],
+        a4=[{"seat": SOUTH, "size": 3}],
+        b6=[{"seat": SOUTH, "size": 3}],
+        a8=nest,
+        b8=nest,
+    )
+    assert view == {
+        "game": "martian-frisby",
+        "players": ["South", "North"],
+        "viewer": SOUTH,
+        "files": ["a", "b"],
+        "ranks": 8,
+        "board": board,
+        "goals": {"South": ["a8", "b8"], "North": ["a1", "b1"]},
+        "to_move": NORTH,
+        "dice": [2, 4],
+        "turns": 1,
+        "max_turns": 50,
+        "change_columns": False,
+        "last": {"seat": SOUTH, "action": "a1-a4 b1-b6"},
+        "awaiting": [NORTH],
+        "finished": False,
+        "outcome": None,
+    }
+    assert RULES.seat_count(state) == 2
+
+
+def test_the_view_before_the_dice_and_after_the_end():
+    fresh = RULES.view(started(change_columns=True), None)
+    assert (fresh["dice"], fresh["last"], fresh["awaiting"]) == (None, None, [])
+    assert fresh["change_columns"] is True and fresh["to_move"] == SOUTH
+    over = step(RULES, rolled(started(), 3, 5), Resigned(SOUTH))
+    view = RULES.view(over, None)
+    assert view["finished"] is True and view["awaiting"] == []
+    assert view["outcome"] == RULES.outcome(over).to_json()
+
+
+def test_describe_names_the_owner_of_the_piece_nested_on_and_a_win():
+    own = position({"a3": "S1", "a1": "S2", "b1": "S3", "a8": "N3"}, dice=(2, 1))
+    assert RULES.describe(own, Played(SOUTH, "a1-a3 b1-b2"), None) == (
+        "South moves the 2 from a1 to a3 onto South's 1 and the 3 from b1 to b2"
+    )
+    win = position(
+        {"a8": "S1 S2 S3", "b8": "S1 S2", "b5": "S3", "a1": "N1 N2 N3", "b1": "N1 N2 N3"},
+        dice=(3, 4),
+    )
+    assert RULES.describe(win, Played(SOUTH, "b5-b8"), None) == (
+        "South moves the 3 from b5 to b8 onto South's 2 and wins"
+    )
+    assert RULES.describe(win, Played(NORTH, "a1-a5"), None) == "North moves the 3 from a1 to a5"
+
+
+def test_annotate_gives_the_first_square_and_where_each_move_lands():
+    state = rolled(started(), 3, 5)
+    assert RULES.annotate(state, SOUTH, "a1-a4 b1-b6") == {"from": "a1", "to": ["a4", "b6"]}
+    assert RULES.annotate(state, SOUTH, "b5-b8") == {"from": "b5", "to": ["b8"]}
+    assert RULES.annotate(state, SOUTH, "pass") == {}
+    assert RULES.annotate(state, SOUTH, "a1-") == {}
