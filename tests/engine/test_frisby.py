@@ -593,3 +593,28 @@ def test_annotate_gives_the_first_square_and_where_each_move_lands():
     assert RULES.annotate(state, SOUTH, "b5-b8") == {"from": "b5", "to": ["b8"]}
     assert RULES.annotate(state, SOUTH, "pass") == {}
     assert RULES.annotate(state, SOUTH, "a1-") == {}
+
+
+def test_a_refused_single_move_says_what_is_wrong_with_it():
+    board = position({"a4": "N1 S2", "a1": "S1 S2 S3", "b1": "S1", "a8": "N2 N3"}).board
+    assert move_error(board, SOUTH, ((0, 0), (0, 3)), False) == (
+        "a0-a3: a0 is off the board (files a-b, ranks 1-8)"
+    )
+    assert move_error(board, SOUTH, ((0, 3), (0, 5)), False) == (
+        "a3-a5: there is no piece on a3"
+    )
+    assert move_error(board, SOUTH, ((0, 8), (0, 5)), False) == (
+        "a8-a5: the piece on top of a8 is North's"
+    )
+    assert move_error(board, NORTH, ((0, 4), (0, 5)), False) == (
+        "a4-a5: your 1-pointer on a4 is trapped under South's 2-pointer"
+    )
+
+
+def test_with_the_variant_the_bot_wins_by_changing_columns():
+    state = position(
+        {"a8": "S1 S2 S3", "b8": "S1 S2", "a5": "S3", "a1": "N1 N2 N3", "b1": "N1 N2 N3"},
+        dice=(3, 1),
+    )
+    state = replace(state, change_columns=True)
+    assert RULES.bot_action(state, SOUTH) == "a5-b8"
