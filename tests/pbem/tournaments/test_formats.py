@@ -6,10 +6,14 @@ from datetime import timedelta
 
 import pytest
 
-from pbem.tournaments.core.formats import forecast_end, is_over, plan
+from pbem.tournaments.core.errors import BadFormat, IllegalEvent
+from pbem.tournaments.core.formats import forecast_end, format_for, is_over, plan
+from pbem.tournaments.core.formats.fresh import pair_anew
+from pbem.tournaments.core.formats.rolling import undone_pairs
+from pbem.tournaments.core.history import history
 from pbem.tournaments.core.plans import Plan
 
-from .logs import Log
+from .logs import T0, Log
 
 
 def players(n: int) -> list[str]:
@@ -271,3 +275,338 @@ def test_a_finished_event_forecasts_its_last_result():
     log.result("g1", [1, 2])
     assert is_over(log.tournament())
     assert forecast_end(log.tournament(), log.now + timedelta(days=9)) == log.now
+
+
+# What each format says about itself, on the event's page, in mails and to a director who
+# asks for a pairing when none is due: every sentence worked out from the format's rules.
+
+
+def test_a_swiss_says_its_rounds_and_what_a_late_entrant_scores():
+    swiss = format_for("swiss")
+    assert swiss.describe(Log("swiss", rounds=1).tournament().config) == [
+        "1 round; a round closes the moment its last game ends."]
+    late = {0.5: "half a bye", 0: "nothing"}
+    for share, words in late.items():
+        config = Log("swiss", rounds=4, late_entry=share).tournament().config
+        assert swiss.describe(config) == [
+            "4 rounds; a round closes the moment its last game ends.",
+            "Late entries are taken until the last round is paired; a late entrant scores "
+            f"{words} for each round missed."]
+
+
+def test_a_swiss_takes_late_entries_until_its_last_round_is_paired():
+    swiss = format_for("swiss")
+    closed = Log("swiss", rounds=3).tournament().config
+    assert swiss.late_entry(closed, 0) == (
+        "entries closed when the event started (it takes no late entries)")
+    config = Log("swiss", rounds=3, late_entry=0.5).tournament().config
+    assert swiss.late_entry(config, 2) is None
+    assert swiss.late_entry(config, 3) == "the last round (3) is paired already"
+    # Half a bye on the places scale (a bye is a win: 1 point), for each round paired before.
+    assert swiss.late_byes(config, 2) == [(1, 0.5), (2, 0.5)]
+    assert swiss.late_byes(config, 0) == []
+    # A bye is worth nothing in game points, so neither is a round missed.
+    points = Log("swiss", rounds=3, late_entry=0.5, scoring={"by": "game-points"})
+    assert swiss.late_byes(points.tournament().config, 1) == [(1, 0.0)]
+
+
+def test_a_swiss_refuses_a_late_entry_share_other_than_nothing_or_half_a_bye():
+    with pytest.raises(BadFormat, match=r"^event 0 \(create\): late_entry must be 0 \(a late entrant scores "
+                                        r"nothing for a round missed\) or 0\.5 \(half a bye\), "
+                                        r"not 0\.25$"):
+        Log("swiss", rounds=3, late_entry=0.25).tournament()
+    with pytest.raises(BadFormat, match=r"^event 0 \(create\): a Swiss event needs 'rounds'$"):
+        Log("swiss", rounds=None).tournament()
+
+
+def test_a_swiss_says_which_games_hold_its_round_and_when_the_timetable_starts_the_next():
+    swiss = format_for("swiss")
+    log = Log("swiss", rounds=2).register(*players(14)).start()
+    assert swiss.next_pairing(log.tournament()) == "now"
+    assert swiss.nothing_due(log.tournament()) == (
+        "not enough players are free yet (or none has waited long enough)")
+    games = commit(log, plan(log.tournament(), log.now))
+    t = log.tournament()
+    assert swiss.next_pairing(t) == "when the last 7 games of round 1 end"
+    assert swiss.nothing_due(t) == (
+        "round 1 is still open: 7 games are unfinished (g1, g2, g3, g4, g5, ...); you may "
+        "start round 2 now, adjudicating or carrying them")
+    for game in games[:2]:
+        log.result(game, [1, 2])
+    assert swiss.nothing_due(log.tournament()) == (
+        "round 1 is still open: 5 games are unfinished (g3, g4, g5, g6, g7); you may start "
+        "round 2 now, adjudicating or carrying them")
+    for game in games[2:-1]:
+        log.result(game, [1, 2])
+    t = log.tournament()
+    assert swiss.next_pairing(t) == "when the last game of round 1 ends"
+    assert swiss.nothing_due(t) == (
+        "round 1 is still open: 1 game is unfinished (g7); you may start round 2 now, "
+        "adjudicating or carrying it")
+    log.result(games[-1], [1, 2])
+    last = commit(log, plan(log.tournament(), log.now))
+    # The last round still playing: nothing is left to start early.
+    assert swiss.nothing_due(log.tournament()) == (
+        f"round 2 is still open: 7 games are unfinished ({', '.join(last[:5])}, ...)")
+
+    by = T0 + timedelta(days=10)
+    timed = Log("swiss", rounds=2, round_starts=[by.isoformat()], unfinished_games="carry").register(*players(4)).start()
+    commit(timed, plan(timed.tournament(), timed.now))
+    assert format_for("swiss").next_pairing(timed.tournament()) == (
+        "when the last 2 games of round 1 end, or by Wednesday 11 March 2026, 12:00 UTC "
+        "(the timetable)")
+
+
+def test_a_swiss_expects_a_table_a_round():
+    swiss = format_for("swiss")
+    assert swiss.expected_games(Log("swiss", rounds=3).register(*players(9)).start()
+                                .tournament()) == 3 * 4
+    tables = Log("swiss", table_sizes=[3, 4], rounds=2).register(*players(10)).start()
+    assert swiss.expected_games(tables.tournament()) == 2 * 3
+
+
+def test_a_swiss_pair_event_cannot_come_after_its_last_round():
+    log = Log("swiss", rounds=1).register(*players(2)).start()
+    (game,) = commit(log, plan(log.tournament(), log.now))
+    log.result(game, [1, 2])
+    log.pair(2, [["p01", "p02"]])
+    with pytest.raises(IllegalEvent, match=r"^event 6 \(pair\): round 2 is past the last round "
+                                           r"\(1\)$"):
+        log.tournament()
+
+
+def test_a_round_robin_table_plays_on_without_a_player_who_left_if_it_still_may():
+    # Nine players in triples: the design's first round is p01-p03, p04-p06, p07-p09.
+    log = Log("round-robin", table_sizes=[2, 3]).register(*players(9)).start()
+    log.add("withdraw", {"player": "p01", "reason": "ill"})
+    p = plan(log.tournament(), log.now)
+    assert p is not None and p.tables[0] == ("p02", "p03") and not p.byes
+    assert p.notes == ("P02, P03 play without P01, who left",)
+    # Where two players may not sit at a table alone, they sit the round out with 0 points.
+    log = Log("round-robin", table_sizes=[3]).register(*players(9)).start()
+    log.add("withdraw", {"player": "p01", "reason": "ill"})
+    p = plan(log.tournament(), log.now)
+    assert p is not None and len(p.tables) == 2 and all("p02" not in t for t in p.tables)
+    assert [(b.player, b.points) for b in p.byes] == [("p02", 0.0), ("p03", 0.0)]
+    assert p.notes == ("P02 sits out: P01 left the table", "P03 sits out: P01 left the table")
+
+
+def test_a_round_robin_says_every_game_goes_out_at_the_start():
+    rr = format_for("round-robin")
+    log = Log("round-robin", rounds=2).register(*players(4)).start()
+    t = log.tournament()
+    assert rr.describe(t.config) == ["Every game is paired at the start and played at the same "
+                                     "time, twice with seats swapped."]
+    assert rr.describe(Log("round-robin").tournament().config) == [
+        "Every game is paired at the start and played at the same time."]
+    assert rr.next_pairing(t) == "every game was paired at the start"
+    assert rr.nothing_due(t) == (
+        "a round robin pairs every round at the start; nothing is left to pair")
+    assert rr.most_entrants(t.config) == 64
+    with pytest.raises(BadFormat, match=r"^event 0 \(create\): a two-player round robin has "
+                                        r"rounds 1 \(single\) or 2 \(double\)$"):
+        Log("round-robin", rounds=3).tournament()
+    assert Log("round-robin", table_sizes=[3], rounds=3).tournament().config.whole("rounds") == 3
+
+
+def test_a_round_robin_forecast_is_one_deadline_until_every_round_is_paired():
+    log = Log("round-robin", deadline_hours=48).register(*players(4)).start()
+    start = log.now
+    assert forecast_end(log.tournament(), start) == start + timedelta(hours=48)
+    commit(log, plan(log.tournament(), log.now))
+    later = log.now + timedelta(hours=10)
+    # Rounds 2 and 3 are still to pair: their games end one deadline from now at the latest.
+    assert forecast_end(log.tournament(), later) == later + timedelta(hours=48)
+    while (p := plan(log.tournament(), log.now)) is not None:
+        commit(log, p)
+    last = log.now
+    # Everything paired: the last game paired ends one deadline after its pairing.
+    assert forecast_end(log.tournament(), last + timedelta(hours=1)) == last + timedelta(hours=48)
+
+
+def test_a_knockout_refuses_an_advance_its_tables_cannot_have():
+    refusals = {
+        "a two-player knockout advances the winner only": {"advance": 2},
+        "a multiplayer knockout needs 'advance' \\(top k per table\\)":
+            {"table_sizes": [3], "advance": None},
+        "advance 3 must be less than the smallest table \\(3\\)":
+            {"table_sizes": [3, 4], "advance": 3},
+    }
+    for words, create in refusals.items():
+        with pytest.raises(BadFormat, match=f"^event 0 \\(create\\): {words}$"):
+            Log("knockout", **create).tournament()
+    assert Log("knockout", advance=1).tournament().config.whole("advance") == 1
+    assert Log("knockout", table_sizes=[3, 4], advance=2).tournament().config.whole("advance") == 2
+
+
+def test_a_knockout_says_who_goes_on_and_expects_a_game_a_player_knocked_out():
+    ko = format_for("knockout")
+    two = Log("knockout").register(*players(9)).start().tournament()
+    assert ko.describe(two.config) == ["Single elimination, seeded."]
+    assert ko.expected_games(two) == 8  # everyone but the champion loses once
+    assert ko.expected_games(Log("knockout").tournament()) == 1
+    tables = Log("knockout", table_sizes=[3, 4], advance=2).register(*players(13)).start()
+    assert ko.describe(tables.tournament().config) == [
+        "The top 2 of each table go on to the next round."]
+    assert ko.expected_games(tables.tournament()) == 13 // 3 * 2
+
+
+def test_a_knockout_forecast_counts_its_rounds_from_the_round_in_play():
+    log = Log("knockout", deadline_hours=10).register(*players(5)).start()
+    # A bracket of 8: three rounds of 10 hours from now.
+    assert forecast_end(log.tournament(), log.now) == log.now + timedelta(hours=30)
+    (game,) = commit(log, plan(log.tournament(), log.now))  # p04-p05; p01, p02, p03 have byes
+    paired = log.now
+    # Round 1 plays until its deadline, then two more rounds.
+    assert forecast_end(log.tournament(), paired + timedelta(hours=1)) == (
+        paired + timedelta(hours=30))
+    log.result(game, [1, 2])
+    # Round 1 is over: two rounds from now.
+    assert forecast_end(log.tournament(), log.now) == log.now + timedelta(hours=20)
+
+    tables = Log("knockout", table_sizes=[3, 4], advance=1, deadline_hours=10)
+    tables.register(*players(13)).start()
+    # 13 players at a table of 4 and three of 3 leave 4 winners: a final table, two rounds.
+    assert forecast_end(tables.tournament(), tables.now) == tables.now + timedelta(hours=20)
+
+
+def test_a_knockout_of_tables_snakes_the_seeds_across_its_tables():
+    log = Log("knockout", table_sizes=[3, 4], advance=1).register(*players(13)).start()
+    p = plan(log.tournament(), log.now)
+    assert p is not None and not p.byes
+    # Seeds 1-4 forward, 5-8 back, 9-12 forward, 13 back to the only table of 4.
+    assert [sorted(t) for t in p.tables] == [["p01", "p08", "p09", "p13"],
+                                             ["p02", "p07", "p10"],
+                                             ["p03", "p06", "p11"],
+                                             ["p04", "p05", "p12"]]
+
+
+def test_a_rolling_swiss_refuses_settings_it_cannot_pair_by():
+    refusals = {
+        "a rolling Swiss needs games_per_player and max_concurrent": {"games_per_player": None},
+        "pair_min_free 2 is less than one table \\(3\\)": {"table_sizes": [3], "pair_min_free": 2},
+        "pair_max_wait_hours must be positive, got 0.0": {"pair_max_wait_hours": 0},
+    }
+    for words, create in refusals.items():
+        with pytest.raises(BadFormat, match=f"^event 0 \\(create\\): {words}$"):
+            Log("rolling-swiss", **create).tournament()
+    fine = Log("rolling-swiss", table_sizes=[3], pair_min_free=3, pair_max_wait_hours=0.5)
+    assert fine.tournament().config.whole("pair_min_free") == 3
+
+
+def test_a_rolling_swiss_says_how_many_games_and_when_free_players_are_paired():
+    rolling_swiss = format_for("rolling-swiss")
+    config = Log("rolling-swiss", games_per_player=4, max_concurrent=2, pair_min_free=4,
+                 pair_max_wait_hours=1.5).tournament().config
+    assert rolling_swiss.describe(config) == [
+        "No rounds: each player plays 4 games, at most 2 at once; free players are paired "
+        "when 4 are free or one has waited 1.5 hours."]
+    # Without a number of free players, one table's worth; without a wait, none is said.
+    config = Log("rolling-swiss", table_sizes=[3, 4], games_per_player=1).tournament().config
+    assert rolling_swiss.describe(config) == [
+        "No rounds: each player plays 1 game, at most 1 at once; free players are paired "
+        "when 3 are free."]
+    t = rolling(4).tournament()
+    assert rolling_swiss.next_pairing(t) == "whenever enough players are free"
+    assert rolling_swiss.late_entry(t.config, 3) is None
+    assert rolling_swiss.expected_games(t) == 4 * 4 // 2
+    assert rolling_swiss.expected_games(Log("rolling-swiss").tournament()) == 1
+
+
+def test_a_rolling_swiss_forecast_counts_the_games_left_c_at_a_time():
+    log = rolling(4, games_per_player=5, max_concurrent=2, deadline_hours=10)
+    # Five games two at a time: three batches of 10 hours.
+    assert forecast_end(log.tournament(), log.now) == log.now + timedelta(hours=30)
+    log.pair(None, [["p01", "p02"]])
+    log.result("g1", [1, 2])
+    log.pair(None, [["p01", "p02"], ["p03", "p04"]])
+    paired = log.now
+    # p01 and p02 have three games left after their two (2 batches), p03 and p04 four
+    # (2 batches): after the games in play end, 10 hours after their pairing.
+    assert forecast_end(log.tournament(), paired) == paired + timedelta(hours=10 + 20)
+
+
+def test_a_rolling_swiss_is_over_when_too_few_have_games_left_for_a_table():
+    log = rolling(3, games_per_player=1)
+    log.pair(None, [["p01", "p02"]])
+    log.result("g1", [1, 2])
+    assert format_for("rolling-swiss").is_over(log.tournament())  # only p03 has a game left
+    log = rolling(4, games_per_player=1)
+    log.pair(None, [["p01", "p02"]])
+    log.result("g1", [1, 2])
+    assert not format_for("rolling-swiss").is_over(log.tournament())
+
+
+def met_all_but_two() -> Log:
+    """p01 has met p02, p03 and p04, who have not met one another; p05 and p06 still play."""
+    log = rolling(6, games_per_player=5, max_concurrent=1, pair_min_free=2,
+                  pair_max_wait_hours=24)
+    for tables in ([["p01", "p02"], ["p03", "p05"], ["p04", "p06"]],
+                   [["p01", "p03"], ["p02", "p06"], ["p04", "p05"]],
+                   [["p01", "p04"], ["p02", "p05"], ["p03", "p06"]]):
+        for game in log.pair(None, tables):
+            log.result(game, [1, 2])
+    log.pair(None, [["p05", "p06"]])
+    return log
+
+
+def test_a_rolling_rematch_waits_for_others_until_a_player_has_waited_the_events_hours():
+    log = met_all_but_two()
+    t = log.tournament()
+    since = {p: max(tb.result.finished_at for tb in t.games_of[p]) for p in players(4)}
+    # Any pairing of p01 to p04 repeats one meeting of p01: that table waits, the other plays.
+    p = plan(t, log.now)
+    assert p is not None and len(p.tables) == 1 and not p.rematches
+    (other,) = [q for q in players(4)[1:] if q not in p.tables[0]]
+    held = {f"{a} and {b} have met and wait for others to be free"
+            for a, b in (("P01", other.capitalize()), (other.capitalize(), "P01"))}
+    assert p.notes[1] in held
+    # 24 hours after p01 became free p01 has waited long enough, and the rematch goes ahead.
+    due = since["p01"] + timedelta(hours=24)
+    assert since[other] > since["p01"]
+    p = plan(t, due)
+    assert p is not None and len(p.tables) == 2
+    (rematch,) = p.rematches
+    assert set(rematch.players) == {"p01", other} and rematch.meeting == 2
+    assert rematch.why == "P01 has waited the 24 hours the event allows"
+    assert plan(t, due - timedelta(seconds=1)).rematches == ()  # type: ignore[union-attr]
+
+
+def test_a_rolling_rematch_goes_ahead_when_nobody_else_can_be_free():
+    log = met_all_but_two()
+    log.result("g10", [1, 2])
+    log.add("withdraw", {"player": "p05", "reason": "ill"})
+    log.add("withdraw", {"player": "p06", "reason": "ill"})
+    p = plan(log.tournament(), log.now)
+    assert p is not None and len(p.tables) == 2
+    (rematch,) = p.rematches
+    assert rematch.why == ("nobody else can be free to play them: every player with games "
+                           "left is free")
+
+
+def test_a_pairing_the_director_undid_is_kept_apart_until_the_wait_is_over():
+    log = rolling(6, table_sizes=[3], games_per_player=3, max_concurrent=1, pair_min_free=3,
+                  pair_max_wait_hours=10)
+    log.pair(None, [["p01", "p02", "p03"], ["p04", "p05", "p06"]])
+    log.director("undo", game="g1")
+    t, undone = log.tournament(), log.now
+    avoid = undone_pairs(t)
+    assert avoid == dict.fromkeys([("p01", "p02"), ("p01", "p03"), ("p02", "p03")], undone)
+    assert plan(t, undone) is None  # the three wait: p04 to p06 may be free for them later
+    h = history(t)
+    queue = ["p01", "p02", "p03"]
+    kept, _, waiting, rematches, held = pair_anew(t, h, queue, False, {}, avoid, undone)
+    assert (kept, waiting, rematches) == ([], queue, [])
+    assert held == ["P01 and P02 wait: their pairing was undone",
+                    "P01 and P03 wait: their pairing was undone",
+                    "P02 and P03 wait: their pairing was undone"]
+    # Ten hours after the undo, or with nobody else to come, they play (no rematch: they
+    # never played).
+    for alone, now in ((False, undone + timedelta(hours=10)), (True, undone)):
+        kept, _, waiting, rematches, held = pair_anew(t, h, queue, alone, {}, avoid, now)
+        assert [sorted(x) for x in kept] == [queue] and (waiting, rematches, held) == ([], [], [])
+    kept, *_ = pair_anew(t, h, queue, False, {}, avoid, undone + timedelta(hours=9.9))
+    assert kept == []
+    # The next pairing ends it: only undos since the latest pairing count.
+    log.pair(None, [["p01", "p02", "p03"]])
+    assert undone_pairs(log.tournament()) == {}
