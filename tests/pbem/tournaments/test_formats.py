@@ -311,9 +311,9 @@ def test_a_swiss_takes_late_entries_until_its_last_round_is_paired():
 
 
 def test_a_swiss_refuses_a_late_entry_share_other_than_nothing_or_half_a_bye():
-    with pytest.raises(BadFormat, match=r"^event 0 \(create\): late_entry must be 0 \(a late entrant scores "
-                                        r"nothing for a round missed\) or 0\.5 \(half a bye\), "
-                                        r"not 0\.25$"):
+    with pytest.raises(BadFormat, match=r"^event 0 \(create\): late_entry must be 0 \(a late "
+                                        r"entrant scores nothing for a round missed\) or 0\.5 "
+                                        r"\(half a bye\), not 0\.25$"):
         Log("swiss", rounds=3, late_entry=0.25).tournament()
     with pytest.raises(BadFormat, match=r"^event 0 \(create\): a Swiss event needs 'rounds'$"):
         Log("swiss", rounds=None).tournament()
@@ -350,7 +350,8 @@ def test_a_swiss_says_which_games_hold_its_round_and_when_the_timetable_starts_t
         f"round 2 is still open: 7 games are unfinished ({', '.join(last[:5])}, ...)")
 
     by = T0 + timedelta(days=10)
-    timed = Log("swiss", rounds=2, round_starts=[by.isoformat()], unfinished_games="carry").register(*players(4)).start()
+    timed = Log("swiss", rounds=2, round_starts=[by.isoformat()], unfinished_games="carry")
+    timed.register(*players(4)).start()
     commit(timed, plan(timed.tournament(), timed.now))
     assert format_for("swiss").next_pairing(timed.tournament()) == (
         "when the last 2 games of round 1 end, or by Wednesday 11 March 2026, 12:00 UTC "
