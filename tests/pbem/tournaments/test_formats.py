@@ -7,7 +7,7 @@ from datetime import timedelta
 import pytest
 
 from pbem.tournaments.core.errors import BadFormat, IllegalEvent
-from pbem.tournaments.core.formats import forecast_end, format_for, is_over, plan
+from pbem.tournaments.core.formats import elimination, forecast_end, format_for, is_over, plan
 from pbem.tournaments.core.formats.fresh import pair_anew
 from pbem.tournaments.core.formats.rolling import undone_pairs
 from pbem.tournaments.core.history import history
@@ -611,3 +611,50 @@ def test_a_pairing_the_director_undid_is_kept_apart_until_the_wait_is_over():
     # The next pairing ends it: only undos since the latest pairing count.
     log.pair(None, [["p01", "p02", "p03"]])
     assert undone_pairs(log.tournament()) == {}
+
+
+def test_each_rolling_version_still_plans_as_it_did_for_verify():
+    log = met_all_but_two()
+    t = log.tournament()
+    # Version 1 paired the free players even when they had met; 2 and 3 hold the rematch.
+    old = plan(t, log.now, algorithm="pbem-rolling-swiss-pairs/1")
+    assert old is not None and old.algorithm == "pbem-rolling-swiss-pairs/1"
+    assert len(old.tables) == 2 and any({"p01", "p02"} == set(x) for x in old.tables)
+    for version in (2, 3):
+        p = plan(t, log.now, algorithm=f"pbem-rolling-swiss-pairs/{version}")
+        assert p is not None and p.algorithm == f"pbem-rolling-swiss-pairs/{version}"
+        assert len(p.tables) == 1
+    # An algorithm the format does not derive (or none) plans with the current version.
+    for algorithm in ("pbem-rolling-swiss-pairs/9", None):
+        p = plan(t, log.now, algorithm=algorithm)
+        assert p is not None and p.algorithm == "pbem-rolling-swiss-pairs/3"
+
+
+def test_version_1_of_a_knockout_of_tables_gave_the_byes_to_the_top_seeds_every_round():
+    log = Log("knockout", table_sizes=[4], advance=3).register(*players(9)).start()
+    first = plan(log.tournament(), log.now)
+    assert first is not None and [b.player for b in first.byes] == ["p01"]
+    for game in commit(log, first):
+        log.result(game, [1, 2, 3, 4])
+    # p01 and the top three of each table: seven for one table of four and three byes.
+    now = plan(log.tournament(), log.now)
+    assert now is not None and [b.player for b in now.byes] == ["p02", "p03", "p04"]
+    assert now.notes == tuple(f"P0{i} goes on with a bye (the best seed among those with the "
+                              "fewest byes)" for i in (2, 3, 4))
+    old = plan(log.tournament(), log.now, algorithm="pbem-knockout-tables/1")
+    assert old is not None and [b.player for b in old.byes] == ["p01", "p02", "p03"]
+    assert old.notes == tuple(f"P0{i} goes on with a bye (a top seed nobody could be seated "
+                              "with)" for i in (1, 2, 3))
+    assert sorted(old.tables[0]) == ["p04", "p05", "p06", "p07"]
+
+
+def test_a_knockout_of_tables_counts_its_rounds_until_one_table_holds_the_survivors():
+    # 30 at tables of 4, the top 2 going on: 7 tables and 2 byes leave 16, then 8, then 4.
+    log = Log("knockout", table_sizes=[4], advance=2, deadline_hours=10)
+    log.register(*players(30)).start()
+    assert elimination.rounds_to_go(log.tournament()) == 4
+    assert forecast_end(log.tournament(), log.now) == log.now + timedelta(hours=40)
+    over = Log("knockout", table_sizes=[4], advance=2).register(*players(4)).start()
+    (game,) = commit(over, plan(over.tournament(), over.now))
+    over.result(game, [1, 2, 3, 4])
+    assert elimination.rounds_to_go(over.tournament()) == 0
