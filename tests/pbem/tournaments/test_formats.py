@@ -8,6 +8,7 @@ import pytest
 
 from pbem.tournaments.core.errors import BadFormat, IllegalEvent
 from pbem.tournaments.core.formats import elimination, forecast_end, format_for, is_over, plan
+from pbem.tournaments.core.formats.elimination import Stage, stage
 from pbem.tournaments.core.formats.fresh import pair_anew
 from pbem.tournaments.core.formats.rolling import undone_pairs
 from pbem.tournaments.core.history import history
@@ -658,3 +659,49 @@ def test_a_knockout_of_tables_counts_its_rounds_until_one_table_holds_the_surviv
     (game,) = commit(over, plan(over.tournament(), over.now))
     over.result(game, [1, 2, 3, 4])
     assert elimination.rounds_to_go(over.tournament()) == 0
+
+
+def test_a_knockout_of_tables_replays_an_annulled_table_and_ranks_ties_by_seed():
+    log = Log("knockout", table_sizes=[3], advance=1).register(*players(9)).start()
+    assert stage(log.tournament()) == Stage(1, tuple(players(9)), ())
+    g1, g2, g3 = commit(log, plan(log.tournament(), log.now))
+    t = log.tournament()
+    assert [tb.seats for tb in t.tables] == [("p01", "p06", "p07"), ("p02", "p05", "p08"),
+                                            ("p03", "p04", "p09")]
+    assert stage(t) == Stage(1, tuple(players(9)), (), waiting=True)
+    log.result(g1, [2, 1, 2]).result(g2, [1, 2, 3]).director("annul", game=g3)
+    t = log.tournament()
+    assert stage(t) == Stage(1, tuple(players(9)), (), replay=(("p03", "p04", "p09"),))
+    again = plan(t, log.now)
+    assert again is not None and again.round == 1 and not again.byes
+    assert [sorted(x) for x in again.tables] == [["p03", "p04", "p09"]]
+    assert again.notes == ("an annulled table plays again",)
+    (g4,) = commit(log, again)
+    assert stage(log.tournament()).waiting  # the replay is the round's table now
+    log.result(g4, [3, 3, 1])  # whatever the seats: the third seat won
+    winner = log.tournament().by_game[g4].seats[2]
+    assert winner == "p04"
+    # Places then seeds: p06 won g1, p01 and p07 drew for second (p01 is the better seed);
+    # p03 and p09 drew in g4.
+    assert stage(log.tournament()) == Stage(
+        2, ("p02", "p04", "p06"), ("p01", "p03", "p05", "p07", "p08", "p09"))
+    log.add("withdraw", {"player": "p06", "reason": "ill"})
+    log.add("withdraw", {"player": "p01", "reason": "ill"})
+    # Those who left neither go on nor join the final; the best loser left takes the seat.
+    assert stage(log.tournament()) == Stage(2, ("p02", "p04"), ("p03", "p05", "p07", "p08", "p09"))
+    final = plan(log.tournament(), log.now)
+    assert final is not None and sorted(final.tables[0]) == ["p02", "p03", "p04"]
+    (g5,) = commit(log, final)
+    log.result(g5, [2, 1, 3])
+    champion = log.tournament().by_game[g5].seats[1]
+    assert stage(log.tournament()) == Stage(2, ("p02", "p04"), ("p03", "p05", "p07", "p08", "p09"),
+                                            winner=champion, over=True)
+
+
+def test_a_knockout_of_tables_left_with_one_player_or_none_is_over():
+    log = Log("knockout", table_sizes=[3], advance=1).register(*players(3)).start()
+    log.add("withdraw", {"player": "p01", "reason": "ill"})
+    log.add("withdraw", {"player": "p02", "reason": "ill"})
+    assert stage(log.tournament()) == Stage(1, ("p03",), (), winner="p03", over=True)
+    log.add("withdraw", {"player": "p03", "reason": "ill"})
+    assert stage(log.tournament()) == Stage(1, (), (), winner=None, over=True)
