@@ -7,7 +7,14 @@ from datetime import timedelta
 import pytest
 
 from pbem.tournaments.core.errors import BadFormat, IllegalEvent
-from pbem.tournaments.core.formats import elimination, forecast_end, format_for, is_over, plan
+from pbem.tournaments.core.formats import (
+    elimination,
+    forecast_end,
+    format_for,
+    is_over,
+    plan,
+    unfinished,
+)
 from pbem.tournaments.core.formats.elimination import Stage, stage
 from pbem.tournaments.core.formats.fresh import pair_anew
 from pbem.tournaments.core.formats.rolling import undone_pairs
@@ -705,3 +712,20 @@ def test_a_knockout_of_tables_left_with_one_player_or_none_is_over():
     assert stage(log.tournament()) == Stage(1, ("p03",), (), winner="p03", over=True)
     log.add("withdraw", {"player": "p03", "reason": "ill"})
     assert stage(log.tournament()) == Stage(1, (), (), winner=None, over=True)
+
+
+def test_a_closed_event_is_over_and_plans_nothing_even_with_a_game_unfinished():
+    log = Log("swiss", rounds=2).register(*players(4)).start()
+    assert not is_over(Log("swiss").register(*players(4)).tournament())  # not started
+    games = commit(log, plan(log.tournament(), log.now))
+    log.result(games[0], [1, 2])
+    assert not is_over(log.tournament())
+    assert [tb.game for tb in unfinished(log.tournament())] == [games[1]]
+    log.add("close", {"standings": "0" * 64})
+    assert is_over(log.tournament()) and plan(log.tournament(), log.now) is None
+
+
+def test_a_forecast_beyond_the_calendar_is_none():
+    # Deadlines were not bounded once: such an event forecasts no end rather than failing.
+    log = Log("swiss", rounds=30, deadline_hours=10**8).register(*players(2)).start()
+    assert forecast_end(log.tournament(), log.now) is None
