@@ -17,6 +17,7 @@ from pbem.ratings.core.fold import rebuild
 from pbem.ratings.core.games import RatedGame, Seat, Status
 from pbem.ratings.current import Current
 from pbem.tournaments import simulate
+from pbem.tournaments.log import load as load_tournament
 
 from ..pipe import svc_of
 from .test_server import new_game, rows, simulate_one_move
@@ -192,3 +193,14 @@ def test_a_players_rating_and_games_for_entry_rules(app):
         assert current.entry_record(s, ann, "martian-dice") == (rating, 1)
         assert current.rating_of(s, ann, "martian-frisby") is None
         assert current.entry_record(s, ann, "martian-frisby") == (None, 0)
+
+
+def test_a_rated_events_games_have_rows_and_an_unrated_events_have_none(app):
+    svc = svc_of(app)
+    rated = simulate.run(svc, "round-robin", "martian-frisby", 3, None, 4, {}).public_id
+    unrated = simulate.run(svc, "round-robin", "martian-frisby", 3, None, 5, {"rated": False})
+    with svc.db.read() as s:
+        counted = set(load_tournament(s, rated).state.by_game)
+        theirs = set(load_tournament(s, unrated.public_id).state.by_game)
+    assert len(counted) == len(theirs) == 3
+    assert {rows(app)[g].status for g in counted} == {"RATED"} and not theirs & set(rows(app))
