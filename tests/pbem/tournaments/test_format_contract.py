@@ -232,3 +232,16 @@ def test_a_plug_in_is_told_everything_it_lacks_at_once():
         "with a letter")
     assert formats.load_format(type("Fine", (Tiered,), {"system": "a" * 20}), "x").system == (
         "a" * 20)
+
+
+def test_forgetting_one_registered_format_keeps_the_others():
+    formats.register(Tiered())
+    formats.register(type("Other", (Tiered,), {"system": "other"})())
+    try:
+        formats.unregister("tiered")
+        assert formats.format_for("other").system == "other"
+        with pytest.raises(BadFormat, match="system 'tiered' is not one of"):
+            formats.format_for("tiered")
+    finally:
+        formats.unregister("tiered")
+        formats.unregister("other")

@@ -15,7 +15,7 @@ from pbem.tournaments.core.formats import (
     plan,
     unfinished,
 )
-from pbem.tournaments.core.formats.elimination import Stage, stage
+from pbem.tournaments.core.formats.elimination import Stage, ranked, stage
 from pbem.tournaments.core.formats.fresh import pair_anew
 from pbem.tournaments.core.formats.rolling import undone_pairs
 from pbem.tournaments.core.history import history
@@ -729,3 +729,14 @@ def test_a_forecast_beyond_the_calendar_is_none():
     # Deadlines were not bounded once: such an event forecasts no end rather than failing.
     log = Log("swiss", rounds=30, deadline_hours=10**8).register(*players(2)).start()
     assert forecast_end(log.tournament(), log.now) is None
+
+
+def test_a_tie_at_a_knockout_table_goes_to_the_better_seed_not_the_first_name():
+    # Seeds by entry: zed is seed 1, so names sort against the seeding.
+    log = Log("knockout", table_sizes=[3], advance=1).register("zed", "yan", "xia").start()
+    (game,) = commit(log, plan(log.tournament(), log.now))
+    seats = log.tournament().by_game[game].seats
+    log.result(game, [1 if p in ("zed", "xia") else 3 for p in seats])  # zed and xia tie
+    t = log.tournament()
+    assert ranked(t, t.by_game[game]) == ["zed", "xia", "yan"]
+    assert stage(t).winner == "zed"
