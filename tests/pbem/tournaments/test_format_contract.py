@@ -245,3 +245,20 @@ def test_forgetting_one_registered_format_keeps_the_others():
     finally:
         formats.unregister("tiered")
         formats.unregister("other")
+
+
+def test_a_plug_in_without_a_summary_at_all_is_told_so():
+    class Unsummed(Format):
+        system, title = "unsummed", "Unsummed"
+
+        def plan(self, t: Any, now: Any, away: Any) -> None:
+            return None
+
+        def is_over(self, t: Any) -> bool:
+            return True
+
+        def describe(self, config: Any) -> list[str]:
+            return ["Nothing."]
+
+    assert not hasattr(Unsummed, "summary")
+    assert formats.load_format(Unsummed, "x") == "x: Unsummed lacks summary"
