@@ -17,6 +17,7 @@ from pbem.tournaments.core.formats import (
 )
 from pbem.tournaments.core.formats.elimination import Stage, ranked, stage
 from pbem.tournaments.core.formats.fresh import pair_anew
+from pbem.tournaments.core.formats.knockout import champion
 from pbem.tournaments.core.formats.rolling import undone_pairs
 from pbem.tournaments.core.history import history
 from pbem.tournaments.core.plans import Plan
@@ -740,3 +741,57 @@ def test_a_tie_at_a_knockout_table_goes_to_the_better_seed_not_the_first_name():
     t = log.tournament()
     assert ranked(t, t.by_game[game]) == ["zed", "xia", "yan"]
     assert stage(t).winner == "zed"
+
+
+def test_a_knockout_replay_plans_no_bye_and_the_higher_seed_left_takes_the_first_seat():
+    log = knockout(4)
+    g1, g2 = commit(log, plan(log.tournament(), log.now))  # p01-p04, p02-p03
+    log.result(g1, [2, 1]).result(g2, [1, 1])  # p04 beats the top seed; p02 and p03 draw
+    replay = plan(log.tournament(), log.now)
+    assert replay is not None and replay.round == 1 and replay.tables == (("p03", "p02"),)
+    assert replay.byes == ()  # p04 won a game, which is no bye
+    assert replay.notes == ("P03 and P02 replay with seats swapped after a draw",)
+    # The bracket has both rounds still to play: the drawn match is not decided.
+    assert forecast_end(log.tournament(), log.now) == log.now + timedelta(hours=2 * 72)
+    (g3,) = commit(log, replay)
+    log.result(g3, [1, 2])
+    final = plan(log.tournament(), log.now)
+    assert final is not None and final.tables == (("p03", "p04"),) and not final.notes
+
+
+def test_a_knockout_game_annulled_is_replayed_and_the_lower_seed_may_win():
+    log = knockout(2)
+    (game,) = commit(log, plan(log.tournament(), log.now))
+    log.director("annul", game=game)
+    again = plan(log.tournament(), log.now)
+    assert again is not None and again.tables == (("p01", "p02"),)
+    (game,) = commit(log, again)
+    log.result(game, [2, 1])
+    assert champion(log.tournament()) == "p02" and is_over(log.tournament())
+    drawn = knockout(2)
+    (game,) = commit(drawn, plan(drawn.tournament(), drawn.now))
+    drawn.result(game, [1, 1])
+    assert not format_for("knockout").is_over(drawn.tournament())  # two players: a replay
+
+
+def test_a_knockout_bracket_counts_its_rounds_and_games_by_the_power_of_two_above_the_field():
+    ko = format_for("knockout")
+    assert ko.expected_games(knockout(8).tournament()) == 7
+    nine = Log("knockout", deadline_hours=10).register(*players(9)).start()
+    assert forecast_end(nine.tournament(), nine.now) == nine.now + timedelta(hours=40)  # of 16
+    assert ko.expected_games(Log("knockout", table_sizes=[3], advance=1).tournament()) == 1
+
+
+def test_a_swiss_bye_is_named_with_its_points_and_why():
+    for version in (1, 2):
+        log = Log("swiss", rounds=3).register(*players(5)).start()
+        p = plan(log.tournament(), log.now, algorithm=f"pbem-swiss-pairs/{version}")
+        assert p is not None and p.algorithm == f"pbem-swiss-pairs/{version}"
+        assert [(b.player, b.points) for b in p.byes] == [("p05", 1.0)]
+        assert p.notes == (
+            "P05 gets the bye (1 point): the lowest score among those with the fewest byes",)
+    tables = Log("swiss", table_sizes=[3], rounds=2).register(*players(4)).start()
+    p = plan(tables.tournament(), tables.now)
+    assert p is not None and sorted(p.tables[0]) == ["p01", "p02", "p03"]
+    assert p.notes == (
+        "P04 gets the bye (1 point): the lowest score among those with the fewest byes",)
