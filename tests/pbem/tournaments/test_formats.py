@@ -795,3 +795,14 @@ def test_a_swiss_bye_is_named_with_its_points_and_why():
     assert p is not None and sorted(p.tables[0]) == ["p01", "p02", "p03"]
     assert p.notes == (
         "P04 gets the bye (1 point): the lowest score among those with the fewest byes",)
+
+
+def test_knockout_survivors_are_listed_by_seed_not_by_name():
+    log = Log("knockout", table_sizes=[3], advance=1)
+    log.register("zed", "yan", "xia", "wes", "vic", "uma").start()  # seeds 1 to 6
+    for game in commit(log, plan(log.tournament(), log.now)):
+        seats = log.tournament().by_game[game].seats
+        best = min(seats, key=log.tournament().seeding.__getitem__)
+        log.result(game, [1 if p == best else 2 for p in seats])
+    assert stage(log.tournament()).survivors == ("zed", "yan")
+    assert stage(log.tournament()).losers == ("xia", "wes", "vic", "uma")
