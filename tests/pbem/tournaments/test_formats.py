@@ -648,6 +648,7 @@ def test_version_1_of_a_knockout_of_tables_gave_the_byes_to_the_top_seeds_every_
     # p01 and the top three of each table: seven for one table of four and three byes.
     now = plan(log.tournament(), log.now)
     assert now is not None and [b.player for b in now.byes] == ["p02", "p03", "p04"]
+    assert {b.points for b in now.byes} == {1.0}  # a bye is a win
     assert now.notes == tuple(f"P0{i} goes on with a bye (the best seed among those with the "
                               "fewest byes)" for i in (2, 3, 4))
     old = plan(log.tournament(), log.now, algorithm="pbem-knockout-tables/1")
@@ -800,7 +801,10 @@ def test_a_swiss_bye_is_named_with_its_points_and_why():
 def test_knockout_survivors_are_listed_by_seed_not_by_name():
     log = Log("knockout", table_sizes=[3], advance=1)
     log.register("zed", "yan", "xia", "wes", "vic", "uma").start()  # seeds 1 to 6
-    for game in commit(log, plan(log.tournament(), log.now)):
+    first = plan(log.tournament(), log.now)
+    assert first is not None  # seeds snaked: 1 and 4 and 5 at one table, 2, 3 and 6 at the other
+    assert [sorted(x) for x in first.tables] == [["vic", "wes", "zed"], ["uma", "xia", "yan"]]
+    for game in commit(log, first):
         seats = log.tournament().by_game[game].seats
         best = min(seats, key=log.tournament().seeding.__getitem__)
         log.result(game, [1 if p == best else 2 for p in seats])
