@@ -712,6 +712,9 @@ def test_a_knockout_of_tables_left_with_one_player_or_none_is_over():
     log.add("withdraw", {"player": "p01", "reason": "ill"})
     log.add("withdraw", {"player": "p02", "reason": "ill"})
     assert stage(log.tournament()) == Stage(1, ("p03",), (), winner="p03", over=True)
+    # Over without a game played: it ended when it started.
+    assert is_over(log.tournament())
+    assert forecast_end(log.tournament(), log.now) == log.tournament().started_at
     log.add("withdraw", {"player": "p03", "reason": "ill"})
     assert stage(log.tournament()) == Stage(1, (), (), winner=None, over=True)
 
