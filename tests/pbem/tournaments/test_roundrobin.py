@@ -131,8 +131,18 @@ def written(rounds: tuple[Round, ...]) -> list[str]:
 # Recorded schedules of tables, by version: `verify` derives every round robin's pair events
 # again from the log with the version the event recorded, so neither version may ever change
 # what it schedules. A design (9 in threes), the seating search with a table of each size (7 at
-# three and four), players sitting out (8 at threes) and a director's number of rounds (6).
+# three and four), players sitting out (8 at threes), a director's number of rounds (6), a field
+# of one table (4 at four); and two players by the circle method, single (5, a free round
+# each) and double (3, seats swapped), whatever the version.
 RECORDED = {
+    (5, (2,), None, 2): [
+        "02 05 | 03 04 / 01", "03 01 | 04 05 / 02", "04 02 | 05 01 / 03", "05 03 | 01 02 / 04",
+        "01 04 | 02 03 / 05",
+    ],
+    (3, (2,), 2, 2): [
+        "02 03 / 01", "03 01 / 02", "01 02 / 03", "03 02 / 01", "01 03 / 02", "02 01 / 03",
+    ],
+    (4, (4,), None, 2): ["01 02 03 04", "02 03 04 01", "03 04 01 02", "04 01 02 03"],
     (7, (3, 4), None, 1): [
         "04 01 02 03 | 05 06 07",
         "06 02 01 05 | 03 07 04",
