@@ -132,13 +132,15 @@ def written(rounds: tuple[Round, ...]) -> list[str]:
 # again from the log with the version the event recorded, so neither version may ever change
 # what it schedules. A design (9 in threes), the seating search with a table of each size (7 at
 # three and four), players sitting out (8 at threes), a director's number of rounds (6), a field
-# of one table (4 at four); and two players by the circle method, single (5, a free round
-# each) and double (3, seats swapped), whatever the version.
+# of one table (4 at four); and two players by the circle method, single (4, the last player's
+# first seat alternating; 5, a free round each) and double (3, seats swapped), whatever the
+# version.
 RECORDED = {
     (5, (2,), None, 2): [
         "02 05 | 03 04 / 01", "03 01 | 04 05 / 02", "04 02 | 05 01 / 03", "05 03 | 01 02 / 04",
         "01 04 | 02 03 / 05",
     ],
+    (4, (2,), None, 2): ["01 04 | 02 03", "04 02 | 03 01", "03 04 | 01 02"],
     (3, (2,), 2, 2): [
         "02 03 / 01", "03 01 / 02", "01 02 / 03", "03 02 / 01", "01 03 / 02", "02 01 / 03",
     ],
