@@ -314,6 +314,8 @@ def test_a_swiss_takes_late_entries_until_its_last_round_is_paired():
     # Half a bye on the places scale (a bye is a win: 1 point), for each round paired before.
     assert swiss.late_byes(config, 2) == [(1, 0.5), (2, 0.5)]
     assert swiss.late_byes(config, 0) == []
+    nothing = Log("swiss", rounds=3, late_entry=0).tournament().config
+    assert swiss.late_byes(nothing, 2) == [(1, 0.0), (2, 0.0)]
     # A bye is worth nothing in game points, so neither is a round missed.
     points = Log("swiss", rounds=3, late_entry=0.5, scoring={"by": "game-points"})
     assert swiss.late_byes(points.tournament().config, 1) == [(1, 0.0)]
