@@ -6,17 +6,15 @@ from datetime import UTC, datetime, timedelta
 
 from sqlalchemy import select
 
-from pbem import clock
 from pbem.log import store
 from pbem.log.games import load
 from pbem.models import Game
-from pbem.play import deadlines
 from pbem.play import director as directing_games
 from pbem.tournaments import simulate
 from pbem.tournaments.recount import Recounted, differences, recount
 
 from ..pipe import svc_of
-from ..ratings.test_server import new_game, simulate_one_move
+from ..ratings.test_server import new_game, simulate_one_move, timed_out_game
 
 ENDED = datetime(2026, 3, 1, 12, 0, tzinfo=UTC)
 FOUND = Recounted((2, 1), (3.0, 7.5), ("timeout", "forfeit"), (0,), ENDED)
@@ -99,15 +97,8 @@ def test_an_aborted_game_has_no_result_and_an_adjudicated_one_the_directors(app)
 
 
 def test_a_timeout_is_flagged_with_what_became_of_the_seat(app):
-    svc = svc_of(app)
     for policy, flags in (("forfeit", ("timeout", "forfeit")), ("bot", ("timeout", "bot"))):
-        public_id = new_game(app, seats=3, deadline_hours=5, timeout_policy=policy)
-        with svc.db.read() as s:
-            game = load(s, public_id)
-            seat = game.awaited()[0]
-            since = clock.as_utc(game.game.await_since)
-        deadlines.tick(svc.write, svc.ctx, [public_id], since + timedelta(hours=6))
-        simulate.play_out(svc, public_id)
+        public_id, seat = timed_out_game(app, policy)
         setup, log, _ = game_log(app, public_id)
         found = recount(setup, log)
         assert isinstance(found, Recounted)
