@@ -75,7 +75,7 @@ def test_a_played_game_recounts_to_its_outcome_and_its_last_event_before_the_rev
     last = [e for e in log if e.kind != "reveal"][-1]
     assert found.ended == datetime.fromisoformat(last.at)
     # Up to an event before the end the game had not ended.
-    assert recount(setup, log[:2]) == "the game had not ended at its event 1"
+    assert recount(setup, log[:3]) == "the game had not ended at its event 2"
 
 
 def test_an_aborted_game_has_no_result_and_an_adjudicated_one_the_directors(app):
