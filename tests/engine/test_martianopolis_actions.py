@@ -1,0 +1,76 @@
+"""Martianopolis 500: resignations at every point of a turn (docs/rulings.md, Not in the rulebook)."""
+
+from __future__ import annotations
+
+import pytest
+
+from engine import Await, IllegalAction, Resigned, Shuffle, Shuffled, step
+from tests.engine.test_martianopolis import (
+    DECK,
+    P1,
+    P2,
+    P3,
+    RULES,
+    UP,
+    cards_accounted,
+    choose,
+    dealt,
+    run_moves,
+    with_piles,
+)
+
+
+def test_only_a_seat_of_the_game_may_resign_and_only_once():
+    state = dealt(3)
+    for seat in (3, -1):
+        with pytest.raises(IllegalAction, match=f"there is no seat {seat} in this game"):
+            RULES.apply(state, Resigned(seat))
+    state = step(RULES, state, Resigned(P1))
+    assert state.result is None
+    with pytest.raises(IllegalAction, match="Red has already resigned"):
+        RULES.apply(state, Resigned(P1))
+
+
+def test_a_seat_that_resigns_after_answering_plays_no_card_that_turn():
+    state = with_piles(dealt(3), {P1: ["K♠"], P2: ["7♠"], P3: ["4♠"]})
+    state = step(RULES, choose(state, {P1: UP}), Resigned(P1))
+    assert state.choices[P1] is None
+    state = choose(state, {P2: UP, P3: UP})
+    # Red's answer left with Red: the face-up group is Yellow and Green, by Green's 4.
+    assert state.movers == (P2, P3) and state.value == 4
+    view = RULES.view(state, None)["players"][P1]
+    assert view["choice"] is None and view["cards"] == [] and not view["face_down"]
+
+
+def test_a_resignation_during_a_tie_break_reshuffle_settles_the_tie_without_that_seat():
+    # Red and Yellow tie on 9s and Red's pile is empty: the rest must be reshuffled. Once
+    # Red resigns the tie is gone, so Yellow (9) and Green (5) move by 5 with no shuffle.
+    piles = {P1: ["9♣"], P2: ["9♦", "K♦"], P3: ["5♥"]}
+    state = choose(with_piles(dealt(3), piles), {P1: UP, P2: UP, P3: UP})
+    assert isinstance(RULES.pending(state), Shuffle)
+    state = step(RULES, state, Resigned(P1))
+    assert RULES.pending(state) == Await((P2,), "move")
+    assert state.movers == (P2, P3) and state.value == 5
+    assert cards_accounted(state) == list(DECK)
+
+
+def test_a_resignation_while_a_deal_is_due_still_waits_for_the_deal():
+    state = with_piles(dealt(3), {P1: ["5♠"], P2: ["7♠", "8♠"], P3: ["9♠", "2♠"]})
+    state, _ = run_moves(choose(state, {P1: UP, P2: UP, P3: UP}))
+    assert state.turn == 2 and RULES.pending(state) == Shuffle(51)
+    state = step(RULES, state, Resigned(P3))
+    assert state.stage is None and RULES.pending(state) == Shuffle(51)
+    assert state.turn == 2
+    state = step(RULES, state, Shuffled(tuple(range(51))))
+    assert [len(p) for p in state.piles] == [26, 25, 0]
+
+
+def test_a_seat_that_resigns_while_waiting_to_move_is_never_asked_to_move():
+    state = with_piles(dealt(3), {P1: ["K♠"], P2: ["7♠"], P3: ["4♠"]})
+    state = choose(state, {P1: UP, P2: UP, P3: UP})
+    assert state.movers == (P1, P2, P3)
+    state = step(RULES, state, Resigned(P3))
+    assert state.movers == (P1, P2) and RULES.pending(state) == Await((P1,), "move")
+    state, slots = run_moves(state)
+    assert slots == [(P1, 4), (P2, 4)] and state.turn == 2
+    assert not RULES.legal(state, P3)
