@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from engine import Await, IllegalAction, Resigned, Shuffle, Shuffled, step
+from engine import Await, IllegalAction, Played, Resigned, Shuffle, Shuffled, step
 from tests.engine.test_martianopolis import (
     DECK,
+    DOWN,
     P1,
     P2,
     P3,
@@ -74,3 +75,20 @@ def test_a_seat_that_resigns_while_waiting_to_move_is_never_asked_to_move():
     state, slots = run_moves(state)
     assert slots == [(P1, 4), (P2, 4)] and state.turn == 2
     assert not RULES.legal(state, P3)
+
+
+def test_only_the_seat_the_game_waits_for_has_legal_actions():
+    state = step(RULES, dealt(3), Played(P1, UP))
+    assert RULES.legal(state, P1) == ()
+    assert RULES.legal(state, P2) == (DOWN, UP)
+    state = choose(state, {P2: UP, P3: UP})
+    mover = state.movers[0]
+    assert RULES.legal(state, mover)
+    assert all(RULES.legal(state, seat) == () for seat in (P1, P2, P3) if seat != mover)
+
+
+def test_no_one_has_a_legal_action_once_the_game_is_over():
+    # Two resignations end the race while Green's card is still awaited.
+    state = step(RULES, step(RULES, dealt(3), Resigned(P1)), Resigned(P2))
+    assert state.result is not None and state.phase == "choose"
+    assert all(RULES.legal(state, seat) == () for seat in (P1, P2, P3))

@@ -70,3 +70,12 @@ def test_an_unreadable_order_is_described_as_the_text_played():
     state = RULES.start(2)
     assert RULES.describe(state, Played(P1, "order L L S"), P1) == "Red plays order L L S"
     assert RULES.describe(state, Played(P1, "order"), P1) == "Red plays order"
+
+
+def test_a_viewer_outside_the_game_sees_what_the_public_sees():
+    state = choose(dealt(2), {P1: UP})
+    public = RULES.view(state, None)
+    for outsider in (2, 7, -1):
+        view = RULES.view(state, outsider)
+        assert view["card"] is None
+        assert {**view, "viewer": None} == public
