@@ -92,3 +92,13 @@ def test_no_one_has_a_legal_action_once_the_game_is_over():
     state = step(RULES, step(RULES, dealt(3), Resigned(P1)), Resigned(P2))
     assert state.result is not None and state.phase == "choose"
     assert all(RULES.legal(state, seat) == () for seat in (P1, P2, P3))
+
+
+@pytest.mark.parametrize(
+    ("top", "choice"),
+    [("2♣", DOWN), ("6♥", DOWN), ("7♠", UP), ("10♦", UP), ("A♠", UP)],
+)
+def test_the_house_bot_plays_two_to_six_face_down_and_higher_cards_face_up(top, choice):
+    # The face-down group moves by its highest card, so a low card gains by joining it.
+    state = with_piles(dealt(2), {P1: [top], P2: ["9♠"]})
+    assert RULES.bot_action(state, P1) == choice
