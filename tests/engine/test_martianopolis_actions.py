@@ -12,10 +12,15 @@ from tests.engine.test_martianopolis import (
     P2,
     P3,
     RULES,
+    L,
+    M,
+    S,
     UP,
     cards_accounted,
     choose,
     dealt,
+    moving,
+    placed,
     run_moves,
     with_piles,
 )
@@ -102,3 +107,28 @@ def test_the_house_bot_plays_two_to_six_face_down_and_higher_cards_face_up(top, 
     # The face-down group moves by its highest card, so a low card gains by joining it.
     state = with_piles(dealt(2), {P1: [top], P2: ["9♠"]})
     assert RULES.bot_action(state, P1) == choice
+
+
+def test_the_house_bot_has_nothing_to_play_for_a_seat_that_is_not_moving():
+    state = moving(placed(dealt(2), {"b10": (P1, S), "c20": (P2, S)}), P1, 3)
+    assert RULES.bot_action(state, P1) in RULES.legal(state, P1)
+    with pytest.raises(IllegalAction, match="Yellow has no legal action now"):
+        RULES.bot_action(state, P2)
+
+
+def test_the_house_bot_prefers_an_exact_move_to_a_longer_crash():
+    # Value 2: S on a10 has 3 points, but a13 and b12 are taken, so its only ends are
+    # crashes (a12 after F2, b11 after O); L on c20 has 1 point and steps F exactly.
+    racers = {"a10": (P1, S), "c20": (P1, L), "a13": (P2, S), "b12": (P2, M)}
+    state = moving(placed(dealt(2), racers), P1, 2)
+    assert set(RULES.legal(state, P1)) == {"S: F2", "S: O", "L: F"}
+    assert RULES.bot_action(state, P1) == "L: F"
+
+
+def test_on_a_tie_the_house_bot_moves_its_leading_racer_first():
+    # Value 3: S on a10 has 5 points but a15 is taken, so it gets 4 squares at most
+    # (F3 O to b14); M on c30 has 4 points and F4 takes it 4 squares too.
+    racers = {"a10": (P1, S), "c30": (P1, M), "a15": (P2, S)}
+    state = moving(placed(dealt(2), racers), P1, 3)
+    assert "S: F3 O" in RULES.legal(state, P1) and "M: F4" in RULES.legal(state, P1)
+    assert RULES.bot_action(state, P1) == "M: F4"
