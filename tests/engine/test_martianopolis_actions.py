@@ -132,3 +132,11 @@ def test_on_a_tie_the_house_bot_moves_its_leading_racer_first():
     state = moving(placed(dealt(2), racers), P1, 3)
     assert "S: F3 O" in RULES.legal(state, P1) and "M: F4" in RULES.legal(state, P1)
     assert RULES.bot_action(state, P1) == "M: F4"
+
+
+def test_a_card_answer_out_of_turn_names_the_seat():
+    state = choose(dealt(2), {P1: UP})
+    with pytest.raises(IllegalAction, match="^Red has already played this turn's card$"):
+        RULES.apply(state, Played(P1, DOWN))
+    with pytest.raises(IllegalAction, match="^Yellow must first play the card: write 'up' or"):
+        RULES.apply(state, Played(P2, "S: F3"))

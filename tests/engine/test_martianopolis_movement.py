@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from engine import IllegalAction
-from tests.engine.test_martianopolis import P1, P2, RULES, S, dealt, moving, placed, play
+from tests.engine.test_martianopolis import P1, P2, L, S, dealt, moving, placed, play
 
 
 def test_a_short_path_is_refused_with_the_first_four_possible_paths_and_how_many_more():
@@ -31,3 +31,11 @@ def test_with_exactly_four_possible_paths_all_are_shown_and_no_more():
         "S has 4 of its 5 points left on a11 and can still step on: all points must be used "
         "(possible paths include F O I, F5, F3 O, F O O)"
     )
+
+
+def test_a_racer_off_the_track_cannot_be_moved_again():
+    state = placed(dealt(2), {"b46": (P1, L, 238), "c20": (P1, S, 20), "c5": (P2, S, 5)})
+    after = play(moving(state, P1, 4), "L: F3")
+    assert after.movers == (P1,)
+    with pytest.raises(IllegalAction, match="^L has already finished the race$"):
+        play(after, "L: F")
