@@ -1,4 +1,4 @@
-"""Martianopolis 500: resignations at every point of a turn (docs/rulings.md, Not in the rulebook)."""
+"""Martianopolis 500: resignations, legal actions and the house bot (actions.py)."""
 
 from __future__ import annotations
 
@@ -12,10 +12,10 @@ from tests.engine.test_martianopolis import (
     P2,
     P3,
     RULES,
+    UP,
     L,
     M,
     S,
-    UP,
     cards_accounted,
     choose,
     dealt,

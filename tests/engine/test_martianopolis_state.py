@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 
 from engine import Resigned, step
-from tests.engine.test_martianopolis import L, P1, P2, RULES, S, dealt, placed
+from tests.engine.test_martianopolis import P1, P2, RULES, L, S, dealt, placed
 
 
 def round_trip(state):
