@@ -4,8 +4,23 @@ from __future__ import annotations
 
 import pytest
 
-from engine import IllegalAction
-from tests.engine.test_martianopolis import P1, P2, L, S, dealt, moving, placed, play
+from engine import IllegalAction, Played, step
+from engine.games.martianopolis.movement import moved
+from tests.engine.test_martianopolis import (
+    DOWN,
+    P1,
+    P2,
+    RULES,
+    UP,
+    L,
+    S,
+    choose,
+    dealt,
+    moving,
+    placed,
+    play,
+    with_piles,
+)
 
 
 def test_a_short_path_is_refused_with_the_first_four_possible_paths_and_how_many_more():
@@ -39,3 +54,23 @@ def test_a_racer_off_the_track_cannot_be_moved_again():
     assert after.movers == (P1,)
     with pytest.raises(IllegalAction, match="^L has already finished the race$"):
         play(after, "L: F")
+
+
+def test_flat_is_only_for_a_racer_that_crashed_and_such_a_racer_takes_no_path():
+    racers = {"a11": (P1, L, 11, True), "b20": (P1, S), "c30": (P2, S)}
+    state = with_piles(placed(dealt(2), racers), {P1: ["3♠"], P2: ["4♠"]})
+    state = choose(state, {P1: UP, P2: DOWN})
+    assert state.recovered == (L,)
+    with pytest.raises(IllegalAction) as caught:
+        step(RULES, state, Played(P1, "S: flat"))
+    assert str(caught.value) == (
+        "S did not crash last turn, so it must move; 'flat' is only for a racer that crashed "
+        "last turn"
+    )
+    # The rules turn such a clause into 'flat' when reading it; moving it directly is refused.
+    with pytest.raises(IllegalAction) as caught:
+        moved(state, P1, "L: F4; S: F5")
+    assert str(caught.value) == (
+        "L crashed last turn: it only lies flat again this turn, which happens by itself and "
+        "needs no order"
+    )
