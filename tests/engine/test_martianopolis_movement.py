@@ -74,3 +74,16 @@ def test_flat_is_only_for_a_racer_that_crashed_and_such_a_racer_takes_no_path():
         "L crashed last turn: it only lies flat again this turn, which happens by itself and "
         "needs no order"
     )
+
+
+def test_a_path_past_the_finish_or_beyond_the_points_is_refused_naming_the_racer():
+    state = placed(dealt(2), {"b46": (P1, L, 238), "c20": (P1, S, 20), "c5": (P2, S, 5)})
+    with pytest.raises(IllegalAction) as caught:
+        play(moving(state, P1, 4), "L: F5")
+    assert str(caught.value) == (
+        "L leaves the track after F3, having finished the race; the rest of the path cannot "
+        "be used"
+    )
+    with pytest.raises(IllegalAction) as caught:
+        play(moving(state, P1, 3), "S: O O O")
+    assert str(caught.value) == "S has 5 points: after O O only 1 remain and O costs 2"
