@@ -85,5 +85,5 @@ def test_a_path_past_the_finish_or_beyond_the_points_is_refused_naming_the_racer
         "be used"
     )
     with pytest.raises(IllegalAction) as caught:
-        play(moving(state, P1, 3), "S: O O O")
-    assert str(caught.value) == "S has 5 points: after O O only 1 remain and O costs 2"
+        play(moving(state, P1, 3), "S: I I I")
+    assert str(caught.value) == "S has 5 points: after I I only 1 remain and I costs 2"
