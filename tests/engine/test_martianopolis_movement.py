@@ -23,15 +23,20 @@ from tests.engine.test_martianopolis import (
 )
 
 
+def one_step_from(square: str) -> str:
+    """The refusal of "S: F" for Red's S alone on this square with value 3 (5 points)."""
+    state = moving(placed(dealt(2), {square: (P1, S), "c30": (P2, S)}), P1, 3)
+    with pytest.raises(IllegalAction) as caught:
+        play(state, "S: F")
+    return str(caught.value)
+
+
 def test_a_short_path_is_refused_with_the_first_four_possible_paths_and_how_many_more():
     # S on b10 with value 3 has 5 points on an empty stretch. Exact paths: F5 (b15), one
     # diagonal and three F (a14 by I, c14 by O), or two diagonals and one F (b13 by I O,
     # d13 by O O). Ends sorted by lane then steps: a14, b13, b15, c14, d13; each path is
     # rebuilt straight first, then inward, then outward.
-    state = moving(placed(dealt(2), {"b10": (P1, S), "c30": (P2, S)}), P1, 3)
-    with pytest.raises(IllegalAction) as caught:
-        play(state, "S: F")
-    assert str(caught.value) == (
+    assert one_step_from("b10") == (
         "S has 4 of its 5 points left on b11 and can still step on: all points must be used "
         "(possible paths include F3 I, F I O, F5, F3 O and 1 more)"
     )
@@ -39,10 +44,7 @@ def test_a_short_path_is_refused_with_the_first_four_possible_paths_and_how_many
 
 def test_with_exactly_four_possible_paths_all_are_shown_and_no_more():
     # On a10 (the inner edge) no I first: F5 (a15), F3 O (b14), F O O (c13), F O I (a13).
-    state = moving(placed(dealt(2), {"a10": (P1, S), "c30": (P2, S)}), P1, 3)
-    with pytest.raises(IllegalAction) as caught:
-        play(state, "S: F")
-    assert str(caught.value) == (
+    assert one_step_from("a10") == (
         "S has 4 of its 5 points left on a11 and can still step on: all points must be used "
         "(possible paths include F O I, F5, F3 O, F O O)"
     )
