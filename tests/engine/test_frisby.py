@@ -596,7 +596,9 @@ def test_annotate_gives_the_first_square_and_where_each_move_lands():
 
 
 def test_a_refused_single_move_says_what_is_wrong_with_it():
-    board = position({"a4": "N1 S2", "a1": "S1 S2 S3", "b1": "S1", "a8": "N2 N3"}).board
+    board = position(
+        {"a4": "N1 S2", "b5": "S2 N3", "a1": "S1 S2 S3", "b1": "S1", "a8": "N2"}
+    ).board
     assert move_error(board, SOUTH, ((0, 0), (0, 3)), False) == (
         "a0-a3: a0 is off the board (files a-b, ranks 1-8)"
     )
@@ -608,6 +610,9 @@ def test_a_refused_single_move_says_what_is_wrong_with_it():
     )
     assert move_error(board, NORTH, ((0, 4), (0, 5)), False) == (
         "a4-a5: your 1-pointer on a4 is trapped under South's 2-pointer"
+    )
+    assert move_error(board, SOUTH, ((1, 5), (1, 6)), False) == (
+        "b5-b6: your 2-pointer on b5 is trapped under North's 3-pointer"
     )
 
 
