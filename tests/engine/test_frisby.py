@@ -623,3 +623,36 @@ def test_with_the_variant_the_bot_wins_by_changing_columns():
     )
     state = replace(state, change_columns=True)
     assert RULES.bot_action(state, SOUTH) == "a5-b8"
+
+
+def test_the_rules_refuse_dice_twice_and_a_move_out_of_turn_themselves():
+    # engine.step checks these first; the rules refuse them too when applied directly.
+    state = rolled(started(), 3, 5)
+    with pytest.raises(IllegalAction, match="^the dice are already rolled$"):
+        RULES.apply(state, Rolled((1, 2)))
+    with pytest.raises(IllegalAction, match="^it is not North's turn to move$"):
+        RULES.apply(state, Played(NORTH, "a8-a5 b8-b3"))
+    with pytest.raises(IllegalAction, match="^it is not South's turn to move$"):
+        RULES.apply(started(), Played(SOUTH, "a1-a4 b1-b6"))
+
+
+def test_a_single_move_of_neither_die_says_so():
+    with pytest.raises(IllegalAction, match="^you rolled 3-5; a1-a2 uses neither die$"):
+        play(rolled(started(), 3, 5), "a1-a2")
+
+
+def test_with_the_variant_a_seat_whose_only_turns_change_columns_does_not_pass():
+    # South's 3-pointers on b1 and b7 face North's 3 on b4; only a4 is open to them.
+    stacks = {
+        "a1": "S1 S2 N3",
+        "b1": "S1 S2 S3",
+        "b7": "S3",
+        "b4": "N3",
+        "a8": "N1 N2",
+        "b8": "N1 N2",
+    }
+    plain = rolled(position(stacks), 3, 3)
+    assert plain.last == (SOUTH, "pass") and plain.to_move == NORTH
+    variant = rolled(replace(position(stacks), change_columns=True), 3, 3)
+    assert variant.dice == (3, 3) and RULES.pending(variant) == Await((SOUTH,), "move")
+    assert "b1-a4 a4-a7" in RULES.legal(variant, SOUTH)
