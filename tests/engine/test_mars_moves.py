@@ -25,8 +25,8 @@ WORDS: Words = RULES  # the rules name the pieces and squares
     ("spec", "dice", "text", "options", "message"),
     [
         # A die left out is inferred only when exactly one die fits the steps.
-        ({"c4": "rSe"}, (3, 5), "c4 FF", {}, "say which die F F uses: you have 3 and 5 to play "
-         "(write it first, like '3: ...')"),
+        ({"c4": "rSe"}, (3, 5), "c4 FF", {},
+         "say which die F F uses: you have 3 and 5 to play (write it first, like '3: ...')"),
         ({"c4": "rSe"}, (3, 5), "c4 FF", {"step_usage": "exact"}, "say which die F F uses: you have "
          "3 and 5 to play (write it first, like '3: ...')"),
         ({"c4": "rSe"}, (3, 5), "c4 FFFFFF", {}, "say which die F F F F F F uses: you have 3 and 5 "
@@ -37,7 +37,8 @@ WORDS: Words = RULES  # the rules name the pieces and squares
          "a move uses exactly the die: 2 steps given for a 3"),
         ({"c4": "rSe"}, (3, 5), "3: c4 FFFF", {}, "4 steps given for a 3; a move has at most 3"),
         # Each step.
-        ({"c4": "rS^"}, (3, 5), "3: c4 F", {}, "a standing piece on c4 cannot step; lie down first"),
+        ({"c4": "rS^"}, (3, 5), "3: c4 F", {},
+         "a standing piece on c4 cannot step; lie down first"),
         ({"h4": "rSe"}, (3, 5), "3: h4 F", {}, "F from h4 leaves the board"),
         ({"c4": "rS^"}, (3, 5), "3: c4 U", {}, "the piece on c4 is already standing"),
         ({"c4": "rSe"}, (3, 5), "3: c4 E", {}, "the piece on c4 already points E"),
