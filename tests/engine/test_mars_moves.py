@@ -27,8 +27,8 @@ WORDS: Words = RULES  # the rules name the pieces and squares
         # A die left out is inferred only when exactly one die fits the steps.
         ({"c4": "rSe"}, (3, 5), "c4 FF", {},
          "say which die F F uses: you have 3 and 5 to play (write it first, like '3: ...')"),
-        ({"c4": "rSe"}, (3, 5), "c4 FF", {"step_usage": "exact"}, "say which die F F uses: you have "
-         "3 and 5 to play (write it first, like '3: ...')"),
+        ({"c4": "rSe"}, (3, 5), "c4 FF", {"step_usage": "exact"},
+         "say which die F F uses: you have 3 and 5 to play (write it first, like '3: ...')"),
         ({"c4": "rSe"}, (3, 5), "c4 FFFFFF", {}, "say which die F F F F F F uses: you have 3 and 5 "
          "to play (write it first, like '3: ...')"),
         # The steps of a move against its die.
