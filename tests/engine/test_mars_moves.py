@@ -6,16 +6,20 @@ The messages are the ones a player reads in a reply; each names the rule that re
 
 from __future__ import annotations
 
+import random
 from dataclasses import replace
+from typing import Any
 
 import pytest
 
-from engine import IllegalAction, InvalidAction
-from engine.games.mars import parse_square, perform
+from engine import Await, Finished, IllegalAction, InvalidAction, Played, step
+from engine.games.mad_dog import RULES as DOG_RULES
+from engine.games.mars import MarsState, moves, parse_square, perform
 from engine.games.mars.notation import parse
 from engine.games.mars.state import to_pos
 from engine.games.mars.words import Words
 from engine.games.martian_race import RULES
+from engine.testing import chance_event
 from tests.engine.test_martian_race import RED, on, play, position
 
 WORDS: Words = RULES  # the rules name the pieces and squares
@@ -171,3 +175,114 @@ def test_entering_needs_a_piece_in_reserve():
         perform.find_piece(WORDS, to_pos(state), RED, parse("3: +E", 2))
     assert str(caught.value) == "you have no Martian in reserve to enter"
 
+
+
+# --- the legal moves and the must-use rule ---------------------------------------------------
+
+
+def states_to_move(rules: Any, seats: int, options: dict[str, object], seed: int, count: int):
+    """States of a random game where the seat to move has dice left, every few turns."""
+    rng = random.Random(seed)
+    state = rules.start(seats, {**options, "stall_rounds": 8})
+    found = 0
+    while found < count and not isinstance(pending := rules.pending(state), Finished):
+        if isinstance(pending, Await):
+            seat = pending.seats[0]
+            actions = rules.legal(state, seat)
+            if pending.kind == "move" and rng.random() < 0.3:
+                found += 1
+                yield state, seat
+            state = step(rules, state, Played(seat, actions[rng.randrange(len(actions))]))
+        else:
+            state = step(rules, state, chance_event(rng, pending))
+
+
+GAMES = [
+    (RULES, 2, {}),
+    (RULES, 3, {"step_usage": "exact", "block_partial_min": 2, "block_total_min": 3}),
+    (RULES, 4, {"turn_step": "quarter", "one_per_colour": "resting"}),
+    (DOG_RULES, 2, {}),
+]
+
+
+@pytest.mark.parametrize(("rules", "seats", "options"), GAMES)
+def test_the_moves_of_one_die_or_one_piece_are_those_of_the_whole_listing(rules, seats, options):
+    for state, seat in states_to_move(rules, seats, options, seats, 6):
+        whole = [c.text for c in moves.candidates(state, seat, state.dice)]
+        assert len(whole) == len(set(whole))
+        pieces = {name for _, name, _ in moves.movable(to_pos(state), seat)}
+        for die in set(state.dice):
+            assert [c.text for c in moves.candidates(state, seat, state.dice, only_die=die)] == [
+                t for t in whole if t.startswith(f"{die}: ")
+            ]
+            for name in pieces:
+                listed = moves.candidates(state, seat, state.dice, only_die=die, only_piece=name)
+                head = f"{die}: {name}" if name == "+" else f"{die}: {name} "
+                assert [c.text for c in listed] == [t for t in whole if t.startswith(head)]
+
+
+def enables_in_full(state: MarsState, cand: moves.Candidate, seat: int, die: int) -> bool:
+    """moves.enables on the candidate's whole resolution, with no short cut."""
+    pos = to_pos(state)
+    if cand.res is not None:
+        return moves.enables(cand.res, cand.done, seat, die, state.winner)
+    res = moves.landed(state, pos, cand.piece, cand.square, cand.facing, pos.key())
+    if cand.choice is not None:
+        res.probe = cand.piece
+        res.run()
+        res.choose(cand.choice)
+    return moves.enables(res, None, seat, die, state.winner)
+
+
+@pytest.mark.parametrize(("rules", "seats", "options"), GAMES)
+def test_the_quick_must_use_answers_agree_with_the_full_search(rules, seats, options):
+    for state, seat in states_to_move(rules, seats, options, seats + 10, 5):
+        if len(state.dice) != 2:
+            continue
+        pos = to_pos(state)
+        other = {state.dice[0]: state.dice[1], state.dice[1]: state.dice[0]}
+        for cand in moves.candidates(state, seat, state.dice):
+            die = other[cand.die]
+            assert moves.enables_fast(state, pos, cand, seat, die) == enables_in_full(
+                state, cand, seat, die
+            ), cand.text
+
+
+def test_a_seat_can_spend_a_die_turning_a_piece_that_may_stay_where_it_is():
+    pos = to_pos(position({"c4": "rSe"}, dice=(1, 2), finished={1: 5}))
+    assert all(moves.usable(pos, RED, die) for die in range(1, 7))
+    assert not any(moves.usable(pos, 1, die) for die in range(1, 7))  # Blue has finished
+
+
+def test_a_medium_just_grown_on_the_government_center_cannot_spend_a_1():
+    # It may not end on h2: lying down there is no move, and a 1 has no room for more.
+    pos = to_pos(position({"h2": "rM^"}, dice=(1, 2), finished={RED: 4}))
+    assert not moves.usable(pos, RED, 1)
+    assert moves.usable(pos, RED, 2)
+
+
+def test_an_enemy_on_the_square_keeps_a_piece_from_resting_there():
+    pos = to_pos(position({"h2": "rM^ bSe"}, dice=(1, 2), finished={RED: 4}))
+    assert not moves.usable(pos, RED, 1)
+
+
+def test_the_dog_alone_on_its_square_can_always_turn():
+    state = replace(position({}, dice=(1, 2), finished={RED: 5}), dog=(RED, parse_square("d4"), 0))
+    assert moves.usable(to_pos(state), RED, 1)
+
+
+@pytest.mark.parametrize(
+    ("spec", "finished", "steps"),
+    [
+        # The course: Home a7, then h2, a2 and h7; each leg its walk plus 3 (turns, standing).
+        ({}, {}, 5 * 41),  # five in reserve: 1 to enter and 15 + 10 + 15
+        ({"c4": "rSe"}, {RED: 4}, 7 + 3 + 25),  # c4 to h2 is 7; then the last two legs
+        ({"h2": "rS^"}, {RED: 4}, 2 + 15),  # it grows as the move ends: the last leg only
+        ({"h7": "rL^"}, {RED: 4}, 0),  # it finishes
+        ({"h7": "rM^"}, {RED: 4}, 12 + 3 + 15),  # a medium on h7 still has to reach a2
+        ({"c4": "rLe", "d4": "bSe"}, {RED: 4}, 8 + 3),  # Blue's pieces do not count for Red
+    ],
+)
+def test_the_house_bot_counts_the_steps_left_to_finish(spec, finished, steps):
+    pos = to_pos(position(spec, dice=(1, 2), finished=finished))
+    assert moves.steps_left(pos, RED) == steps
