@@ -91,46 +91,6 @@ def variants(action: str, dice: tuple[int, ...]) -> list[str]:
     return out
 
 
-GAMES = [
-    (RULES, 2, {}),
-    (RULES, 3, {"step_usage": "exact", "block_partial_min": 2, "block_total_min": 3}),
-    (RULES, 4, {"turn_step": "quarter", "one_per_colour": "resting"}),
-    (RULES, 3, {"push_formula": "MD", "growth_on_push_arrival": False, "goal_gates": False}),
-    (RULES, 2, {"block_partial_min": 1, "block_total_min": 2}),
-    (DOG_RULES, 2, {}),
-]
-
-
-@pytest.mark.parametrize(("rules", "seats", "options"), GAMES)
-def test_the_short_cuts_give_what_the_full_path_gives(rules, seats, options):
-    rng = random.Random(seats * 7 + len(options))
-    state = rules.start(seats, {**options, "stall_rounds": 8})
-    answered = 0
-    for _ in range(120):
-        pending = rules.pending(state)
-        if isinstance(pending, Finished):
-            break
-        if not isinstance(pending, Await):
-            event = chance_event(rng, pending)
-            if state.chooser is None and state.roll is None:
-                assert quick.rests(state, state.to_move) == resting_reference(
-                    state, state.to_move
-                )
-            state = step(rules, state, event)
-            continue
-        seat = pending.seats[0]
-        actions = rules.legal(state, seat)
-        if pending.kind == "move" and len(state.dice) >= 1:
-            for action in rng.sample(actions, min(3, len(actions))):
-                for text in variants(action, state.dice):
-                    fast = outcome(rules, state, seat, text)
-                    assert fast == slow_outcome(rules, state, seat, text), text
-                    answered += isinstance(fast, dict)
-        state = step(rules, state, Played(seat, actions[rng.randrange(len(actions))]))
-        derived_data_is_right(state)
-    assert answered > 20
-
-
 FACINGS = {"^": 0, "n": 1, "e": 2, "s": 3, "w": 4}
 
 
@@ -246,3 +206,42 @@ def test_stacked_sees_two_pieces_of_one_colour_on_one_square_only():
     assert quick.stacked(to_pos(board({"c4": "rSe rMe"}, (3,))))
     assert not quick.stacked(to_pos(board({"c4": "rSe", "c5": "rSe"}, (3,))))
 
+
+GAMES = [
+    (RULES, 2, {}),
+    (RULES, 3, {"step_usage": "exact", "block_partial_min": 2, "block_total_min": 3}),
+    (RULES, 4, {"turn_step": "quarter", "one_per_colour": "resting"}),
+    (RULES, 3, {"push_formula": "MD", "growth_on_push_arrival": False, "goal_gates": False}),
+    (RULES, 2, {"block_partial_min": 1, "block_total_min": 2}),
+    (DOG_RULES, 2, {}),
+]
+
+
+@pytest.mark.parametrize(("rules", "seats", "options"), GAMES)
+def test_the_short_cuts_give_what_the_full_path_gives(rules, seats, options):
+    rng = random.Random(seats * 7 + len(options))
+    state = rules.start(seats, {**options, "stall_rounds": 8})
+    answered = 0
+    for _ in range(120):
+        pending = rules.pending(state)
+        if isinstance(pending, Finished):
+            break
+        if not isinstance(pending, Await):
+            event = chance_event(rng, pending)
+            if state.chooser is None and state.roll is None:
+                assert quick.rests(state, state.to_move) == resting_reference(
+                    state, state.to_move
+                )
+            state = step(rules, state, event)
+            continue
+        seat = pending.seats[0]
+        actions = rules.legal(state, seat)
+        if pending.kind == "move" and len(state.dice) >= 1:
+            for action in rng.sample(actions, min(3, len(actions))):
+                for text in variants(action, state.dice):
+                    fast = outcome(rules, state, seat, text)
+                    assert fast == slow_outcome(rules, state, seat, text), text
+                    answered += isinstance(fast, dict)
+        state = step(rules, state, Played(seat, actions[rng.randrange(len(actions))]))
+        derived_data_is_right(state)
+    assert answered > 20
