@@ -20,6 +20,7 @@ from engine.games.mars.state import to_pos
 from engine.games.mars.words import Words
 from engine.games.martian_race import RULES
 from engine.testing import chance_event
+from tests.engine.test_mad_dog import position as dog_position
 from tests.engine.test_martian_race import RED, on, play, position
 
 WORDS: Words = RULES  # the rules name the pieces and squares
@@ -125,6 +126,8 @@ def test_a_move_that_loses_the_other_die_names_the_first_legal_move_instead():
         ({"c4": "rS^"}, "3: c4 F", "c4", False),  # a standing piece does not step
         ({"h4": "rSe"}, "3: h4 FF", "h4", False),  # nor off the board
         ({"c4": "rSe"}, "3: c4 NFF", "c6", False),
+        ({"a1": "rSn"}, "3: a1 FF", "a3", False),  # from the first square
+        ({"a2": "rSs"}, "3: a2 F", "a1", False),  # onto it
         ({}, "3: +EFF", "c7", False),  # an entry starts on Home facing its first step
         ({"c7": "bSn"}, "3: +EFF", "c7", True),
         ({"c4": "rSe"}, "3: d4 F", None, True),  # an unclear piece: the full path decides
@@ -286,3 +289,20 @@ def test_the_dog_alone_on_its_square_can_always_turn():
 def test_the_house_bot_counts_the_steps_left_to_finish(spec, finished, steps):
     pos = to_pos(position(spec, dice=(1, 2), finished=finished))
     assert moves.steps_left(pos, RED) == steps
+
+
+def test_finishing_the_last_martian_first_loses_the_other_die_in_the_dog_phase():
+    # Blue has won and holds the Dog; Red's last Martian could finish with the 2, but then
+    # Red has nothing left to play the 6 with: the 6 comes first.
+    state = dog_position({"g7": "rLe"}, finished={RED: 4, 1: 5}, dog=(1, "a1", "^"), dice=(2, 6))
+    actions = DOG_RULES.legal(state, RED)
+    assert actions
+    assert not [a for a in actions if a.startswith("2: g7 F U")]
+
+
+def test_a_moves_own_arrival_grows_even_where_pushed_pieces_do_not():
+    # growth_on_push_arrival off spares pushed pieces only: the small still grows into a
+    # medium that cannot spend the 1 on the Government Center, so the 4 may not go first.
+    state = position({"h5": "rSs"}, dice=(4, 1), finished={RED: 4}, growth_on_push_arrival=False)
+    assert "4: h5 F3 U" not in RULES.legal(state, RED)
+    assert "1: h5 F" in RULES.legal(state, RED)
