@@ -16,6 +16,7 @@ from engine import Await, Finished, IllegalAction, InvalidAction, Played, step
 from engine.games.mad_dog import RULES as DOG_RULES
 from engine.games.mars import MarsState, moves, parse_square, perform
 from engine.games.mars.notation import parse
+from engine.games.mars.resolution import Resolution
 from engine.games.mars.state import to_pos
 from engine.games.mars.words import Words
 from engine.games.martian_race import RULES
@@ -306,3 +307,23 @@ def test_a_moves_own_arrival_grows_even_where_pushed_pieces_do_not():
     state = position({"h5": "rSs"}, dice=(4, 1), finished={RED: 4}, growth_on_push_arrival=False)
     assert "4: h5 F3 U" not in RULES.legal(state, RED)
     assert "1: h5 F" in RULES.legal(state, RED)
+
+
+@pytest.mark.parametrize(
+    ("spec", "dog", "done", "piece", "sure"),
+    [
+        ({"c4": "rS^"}, "a1", False, -1, True),  # the Dog can always turn alone on its square
+        ({"c4": "rS^", "d4": "rSe"}, None, True, 0, True),  # a lying piece of the seat
+        ({"c4": "rS^", "d4": "rSe"}, None, False, 0, False),  # a choice still to come
+        ({"c4": "rS^", "d4": "rSe"}, "a1", True, 0, False),  # the Dog may come for it
+        ({"c4": "rS^", "d4": "rSe"}, "h8", True, 0, False),
+        ({"c4": "rS^", "d4": "bSe"}, None, True, 0, False),  # an enemy's lying piece is no help
+        ({"c4": "rS^", "d4": "rS^"}, None, True, 0, False),  # standing pieces may be stuck
+    ],
+)
+def test_a_move_surely_keeps_the_other_die_only_in_the_cheap_cases(spec, dog, done, piece, sure):
+    state = position(spec, dice=(1, 2))
+    if dog is not None:
+        state = replace(state, dog=(1, parse_square(dog), 0))
+    res = Resolution(to_pos(state), [], 0, [], None)
+    assert moves.surely_enabled(res, done, RED, piece) is sure
