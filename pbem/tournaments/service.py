@@ -510,25 +510,53 @@ def on_game_end(session: Session, ctx: Context, loaded: Loaded) -> None:
         return
     held = log.load(session, row.public_id, for_update=True)
     held = record_result(session, held, loaded)
-    tick(session, ctx, held, clock.utcnow(), summaries=False)
+    carry_on(session, ctx, held, clock.utcnow(), summaries=False)
+
+
+def carry_on(session: Session, ctx: Context, held: Held, now: datetime, *,
+             summaries: bool = True) -> Held:
+    """Tick the event (pair, start games, close) in a savepoint of the caller's transaction.
+
+    When the server cannot, nothing of the tick is written and the rest of the transaction
+    stands: a game's last move and its result are not refused because the next round cannot
+    be paired. The problem is kept on the event's row for the dashboard, and its directors
+    are told once; the next tick tries again, and clears it when the event carries on.
+    """
+    try:
+        with session.begin_nested():
+            held = tick(session, ctx, held, now, summaries=summaries)
+    except (PbemError, TournamentError) as e:
+        held = log.load(session, held.public_id, for_update=True)
+        problem = str(e)
+        if held.row.problem != problem:
+            held.row.problem, held.row.problem_at = problem, now
+            mails.queue_problem(session, ctx, held, problem)
+        return held
+    if held.row.problem is not None:
+        held.row.problem = held.row.problem_at = None
+    return held
 
 
 
 def tick_all(run: Callable[[Callable[[Session], Any]], Any], ctx: Context,
              now: datetime) -> list[str]:
     """Tick every running tournament (and start those whose time has come), each in its own
-    transaction; the errors in words."""
+    transaction; the problems in words (each also kept on its event's row and told to its
+    directors, see `carry_on`)."""
     # Events still taking entries too: one may have a scheduled start that has come.
     ids = run(lambda s: list(s.scalars(select(Tournament.public_id).where(
         Tournament.status.in_(("running", "registering"))))))
     errors = []
     for public_id in ids:
 
-        def one(session: Session, public_id: str = public_id) -> Held:
-            return tick(session, ctx, log.load(session, public_id, for_update=True), now)
+        def one(session: Session, public_id: str = public_id) -> str | None:
+            held = carry_on(session, ctx, log.load(session, public_id, for_update=True), now)
+            return held.row.problem
 
         try:
-            run(one)
+            problem = run(one)
         except (PbemError, TournamentError) as e:
-            errors.append(f"tournament {public_id}: {e}")
+            problem = str(e)
+        if problem is not None:
+            errors.append(f"tournament {public_id}: {problem}")
     return errors
