@@ -143,6 +143,7 @@ def fast_and_slow(state: MarsState, action: str, rules: Any = RULES) -> tuple[ob
     [
         ({"c4": "rSe"}, (3, 5), "3: c4 FFF"),  # a plain walk
         ({"a2": "rSs"}, (3, 5), "3: a2 F"),  # onto the first square, a1
+        ({"a2": "rSs", "c4": "rSe rMe"}, (3, 5), "3: a2 F"),  # the same, with a stack about
         ({"c4": "rSe"}, (3, 5), "5: c4 FNFUW"),  # turning, standing up and lying down again
         ({}, (3, 5), "5: +EFF"),  # an entry
         ({"c4": "rSe", "e4": "bSn"}, (3, 5), "3: c4 FF x bS:N"),  # a push at full distance
