@@ -327,3 +327,9 @@ def test_a_move_surely_keeps_the_other_die_only_in_the_cheap_cases(spec, dog, do
         state = replace(state, dog=(1, parse_square(dog), 0))
     res = Resolution(to_pos(state), [], 0, [], None)
     assert moves.surely_enabled(res, done, RED, piece) is sure
+
+
+def test_each_seat_counts_only_its_own_steps_left():
+    # Red's pieces come first in the position: Blue's count must look past them.
+    pos = to_pos(position({"c4": "rLe", "d4": "bSe"}, dice=(1, 2), finished={RED: 4}))
+    assert moves.steps_left(pos, 1) == (4 + 2) + 3 + 25 + 4 * 41  # d4 to h2, four in reserve
