@@ -284,6 +284,9 @@ def test_the_dog_alone_on_its_square_can_always_turn():
         ({"h2": "rS^"}, {RED: 4}, 2 + 15),  # it grows as the move ends: the last leg only
         ({"h7": "rL^"}, {RED: 4}, 0),  # it finishes
         ({"h7": "rM^"}, {RED: 4}, 12 + 3 + 15),  # a medium on h7 still has to reach a2
+        ({"a2": "rM^"}, {RED: 4}, 2),  # it grows into a large: 2 for the last stand-up
+        ({"h7": "rL^"}, {}, 4 * 41),  # one finishes; the four in reserve still count
+        ({"c4": "rSe", "h2": "rS^", "d4": "rSe"}, {RED: 2}, 35 + 17 + 34),  # each piece adds
         ({"c4": "rLe", "d4": "bSe"}, {RED: 4}, 8 + 3),  # Blue's pieces do not count for Red
     ],
 )
