@@ -170,6 +170,8 @@ def test_the_short_cut_answers_the_common_moves_as_the_full_path_does(spec, dice
         ({"c4": "rSe rMe"}, (3, 5), "3: c4 F", "two kinds of piece on c4: the move names neither"),
         ({"c4": "rSe", "d4": "rMe"}, (3, 5), "3: e4 F", "nothing on e4"),
         ({"c4": "rSe", "e4": "bSn"}, (3, 5), "3: e4 F", "the piece on e4 is Blue's"),
+        ({"c4": "rSe"}, (3, 5), "3: c4M F", "the piece on c4 is no medium"),
+        ({"c4": "rSe"}, (3, 5), "3: c4Sn F", "the piece on c4 points east"),
     ],
 )
 def test_the_short_cut_leaves_to_the_full_path_what_it_cannot_prove(spec, dice, action, why):
