@@ -22,6 +22,7 @@ from engine.games.mars.moves import usable
 from engine.games.mars.state import to_pos
 from engine.games.martian_race import RULES
 from engine.testing import chance_event
+from tests.engine.test_martian_race import position
 
 RED, BLUE = 0, 1
 
@@ -252,3 +253,10 @@ def test_the_short_cuts_give_what_the_full_path_gives(rules, seats, options):
         state = step(rules, state, Played(seat, actions[rng.randrange(len(actions))]))
         derived_data_is_right(state)
     assert answered > 20
+
+
+def test_the_short_cut_leaves_an_entry_with_nothing_in_reserve_to_the_full_path():
+    state = position({"c4": "rSe"}, dice=(3, 5), finished={RED: 4})
+    fast, answered = fast_and_slow(state, "3: +E")
+    assert fast == "IllegalAction: you have no Martian in reserve to enter"
+    assert not answered
