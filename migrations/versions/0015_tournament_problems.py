@@ -26,6 +26,7 @@ def upgrade() -> None:
 
 
 def downgrade() -> None:
-    with op.batch_alter_table("tournaments") as table:
-        table.drop_column("problem_at")
-        table.drop_column("problem")
+    # Plain DROP COLUMN (SQLite 3.35 and later too): a batch copy would drop and remake
+    # `tournaments`, which the foreign keys of a database with data refuse.
+    op.drop_column("tournaments", "problem_at")
+    op.drop_column("tournaments", "problem")

@@ -9,9 +9,10 @@ from sqlalchemy import event, text
 from pbem import clock
 from pbem.log import games
 from pbem.play import deadlines
+from pbem.play.act import resign
 from pbem.play.start import start_game
 
-from ..pipe import game_row, loaded, move, svc_of
+from ..pipe import game_row, grant, loaded, move, svc_of
 
 PLAYERS = [("ann@example.org", "Ann"), ("bob@example.org", "Bob"), ("cy@example.org", "Cy")]
 
@@ -29,6 +30,13 @@ def test_a_seat_that_timed_out_and_forfeited_is_a_departure_and_a_resignation_is
     after = loaded(app, public_id)
     assert after.gone == {seat: "timed out"}
     assert after.game.status == "active"  # two seats play on
+
+    (resigning,) = after.awaited()
+    svc.write(lambda s: resign(s, svc.ctx, grant(app, public_id, resigning)))
+
+    ended = loaded(app, public_id)
+    assert ended.game.status == "finished"
+    assert ended.gone == {seat: "timed out"}  # a resignation is no departure
 
 
 def test_the_departures_are_read_through_their_own_index(app):
