@@ -749,3 +749,22 @@ def test_a_refused_move_of_a_turn_lists_the_movers_legal_turns():
         "a1-a3 a3-a1 leaves the board as it was; the second move may not undo the first "
         "(legal turns include a1-a3 a3-a5, a1-a3 b1-b3, b1-b3 b3-b5)"
     )
+
+
+def test_with_the_variant_a_refused_pass_names_a_turn_that_changes_columns():
+    # The position above: with the variant every turn of South's 3-3 changes columns.
+    stacks = {
+        "a1": "S1 S2 N3",
+        "b1": "S1 S2 S3",
+        "b7": "S3",
+        "b4": "N3",
+        "a8": "N1 N2",
+        "b8": "N1 N2",
+    }
+    state = rolled(replace(position(stacks), change_columns=True), 3, 3)
+    with pytest.raises(IllegalAction) as caught:
+        play(state, "pass")
+    prefix = "you cannot pass: you rolled 3-3 and can play "
+    assert str(caught.value).startswith(prefix)
+    example = str(caught.value).removeprefix(prefix)
+    assert play(state, example).last == (SOUTH, example)
