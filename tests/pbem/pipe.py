@@ -203,3 +203,24 @@ def answer_every_reply(app: Any) -> None:
     with svc_of(app).db.write() as s:
         for player in s.scalars(select(Player)):
             player.reply_answers = "every"
+
+
+THREE = (("ann@example.org", "Ann"), ("bob@example.org", "Bob"), ("cy@example.org", "Cy"))
+
+
+def forfeit_one(app: Any) -> tuple[str, int]:
+    """A three-seat Martian Dice game whose first awaited seat timed out and forfeited (the
+    two others play on): its id and that seat."""
+    from datetime import timedelta
+
+    from pbem import clock
+    from pbem.play import deadlines
+
+    svc = svc_of(app)
+    public_id = svc.write(lambda s: start_game(
+        s, svc.ctx, "martian-dice", list(THREE), deadline_hours=10, timeout_policy="forfeit",
+    ).game.public_id)
+    (seat,) = loaded(app, public_id).awaited()
+    since = clock.as_utc(game_row(app, public_id).await_since)
+    deadlines.tick(svc.write, svc.ctx, [public_id], since + timedelta(hours=11))
+    return public_id, seat
