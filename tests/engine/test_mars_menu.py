@@ -11,9 +11,12 @@ from hypothesis import Phase, assume, given, settings
 from hypothesis import strategies as st
 
 import engine
-from engine.games.mars import moves
-from engine.games.mars.choices import SHOWN, _piece_of
+from engine import IllegalAction
+from engine.games.mars import choices, moves
+from engine.games.mars.choices import SHOWN, _piece_of, _push_at, _pushes, hint
 from engine.games.mars.state import to_pos
+from engine.games.martian_race import RULES
+from tests.engine.test_martian_race import BLUE, RED, play, position
 
 QUESTIONS_SHOWN = 48  # a stage never asks more than a few dozen answers
 
@@ -161,3 +164,73 @@ def test_every_answer_of_every_stage_leads_to_exactly_the_legal_moves(
     rules = engine.rules_for(kind)
     reached = walk(rules, state, seat, {})
     assert Counter(reached) == Counter(rules.legal(state, seat)), "each legal move, once"
+
+
+# --- the hint, the house bot and the helpers of the stages ----------------------------------
+
+
+def test_a_hint_shows_the_first_three_legal_actions_or_says_there_is_none() -> None:
+    state = position({}, dice=(5, 3))  # Red enters with the 5 first: +U, +N, +E, ...
+    assert hint(state, RED) == "legal actions include '5: +U', '5: +N', '5: +E'"
+    assert hint(state, BLUE) == "no legal action exists"
+
+
+def test_the_piece_a_move_names_is_read_from_its_text() -> None:
+    assert _piece_of("5: +E F3 U") == "+"
+    assert _piece_of("3: c1 F2 U x bS:ENN") == "c1"
+    assert _piece_of("3: c4Me F2") == "c4Me"
+    assert _piece_of("4: dog F4") == "dog"
+
+
+def test_a_push_at_a_position_is_its_notation_and_nothing_past_the_last() -> None:
+    pushes = _pushes("3: c1 F2 U x bS:ENN x gL:W", 4)
+    assert [_push_at(pushes, i) for i in range(3)] == ["bS:ENN", "gL:W", ""]
+    assert _push_at((), 0) == ""
+
+
+# T10's box around Red's large on a2, with one gap: the partly blocked a3 may be passed.
+BOXED = {"a2": "rL^", "a3": "bS^ bSe", "b2": "gS^ gS^", "a1": "yS^ yS^"}
+
+
+def test_the_house_bot_plays_for_the_seat_to_move_only_and_names_a_seat_without_a_move() -> None:
+    state = position({}, dice=(5, 3))
+    with pytest.raises(IllegalAction, match=r"^Blue has no legal action now$"):
+        choices.bot_action(state, BLUE)
+    # A roll that leaves Red no move at all (the whole box blocked).
+    shut = position(BOXED | {"a3": "bS^ bS^"}, seats=4, finished={RED: 2}, dice=(2, 3))
+    with pytest.raises(IllegalAction, match=r"^Red has no legal action now$"):
+        choices.bot_action(shut, RED)
+
+
+def test_the_house_bot_plays_the_only_legal_move() -> None:
+    # Only north, through the partly blocked a3, and then the 2 is still playable.
+    state = position(BOXED, seats=4, finished={RED: 2}, dice=(2, 3))
+    assert RULES.legal(state, RED) == ("3: a2 N F2",)
+    assert choices.bot_action(state, RED) == "3: a2 N F2"
+
+
+def test_the_house_bot_answers_a_push_with_the_first_canonical_path() -> None:
+    state = position({"d4": "bSe", "d5": "gSe", "d3": "rSn"}, seats=3, dice=(1, 6))
+    state = play(state, "1: d3 F x bS:N")  # MR-T9: Blue chooses where Green's small goes
+    assert RULES.legal(state, BLUE) == ("x gS:N", "x gS:E", "x gS:S", "x gS:W")
+    assert choices.bot_action(state, BLUE) == "x gS:N"
+    with pytest.raises(IllegalAction, match=r"^Red has no legal action now$"):
+        choices.bot_action(state, RED)
+
+
+def test_of_two_equal_steps_the_house_bot_takes_the_one_that_pushes_its_rival_back() -> None:
+    # Blue's smalls head for the Government Center (h2). With a 1, stepping e7 to f7, or d8 to
+    # e8 pushing Red's small there, or entering a Martian brings Blue equally near (196 steps
+    # left, moves.steps_left). Only pushing Red's small west, to d8, takes Red farther from
+    # h2 (195 steps left to 196): the bot weighs a quarter of its rival's count.
+    state = position({"c4": "rSs", "e8": "rSe", "d8": "bSe", "e7": "bSe"}, dice=(1,), to_move=BLUE)
+    assert choices.bot_action(state, BLUE) == "1: d8 F x rS:W"
+
+
+def test_the_house_bot_judges_an_entry_that_pushes_with_the_new_martian_on_the_board() -> None:
+    # Entering on a7 and walking east onto e7 pushes Red's small there. The new Martian then
+    # stands on e7 (Blue: 201 steps left to 196) and Red's small is pushed north or west, away
+    # from h2 (194 to 195): better than '5: +S F4' (196, Red still 194), the best move that
+    # pushes nothing.
+    state = position({"c4": "rSs", "e7": "rSe", "e8": "bSe"}, dice=(1, 5), to_move=BLUE)
+    assert choices.bot_action(state, BLUE) in ("5: +E F4 x rS:N", "5: +E F4 x rS:W")
