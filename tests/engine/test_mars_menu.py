@@ -11,11 +11,14 @@ from hypothesis import Phase, assume, given, settings
 from hypothesis import strategies as st
 
 import engine
-from engine import IllegalAction
+from engine import IllegalAction, Menu, Question
+from engine.games.mad_dog import RULES as MAD_DOG
 from engine.games.mars import choices, moves
 from engine.games.mars.choices import SHOWN, _piece_of, _push_at, _pushes, hint
 from engine.games.mars.state import to_pos
 from engine.games.martian_race import RULES
+from tests.engine.test_mad_dog import BLACK
+from tests.engine.test_mad_dog import position as md_position
 from tests.engine.test_martian_race import BLUE, RED, play, position
 
 QUESTIONS_SHOWN = 48  # a stage never asks more than a few dozen answers
@@ -234,3 +237,112 @@ def test_the_house_bot_judges_an_entry_that_pushes_with_the_new_martian_on_the_b
     # pushes nothing.
     state = position({"c4": "rSs", "e7": "rSe", "e8": "bSe"}, dice=(1, 5), to_move=BLUE)
     assert choices.bot_action(state, BLUE) in ("5: +E F4 x rS:N", "5: +E F4 x rS:W")
+
+
+# A crowded board built by hand: a die, a piece, a square, a facing and a push are each asked.
+CROWDED = {
+    "d4": "rSe rMn",
+    "e4": "bSe gS^",
+    "f4": "yMw",
+    "d5": "bLs",
+    "c4": "gSn",
+    "d3": "ySe",
+    "e5": "rLw",
+}
+
+
+@pytest.mark.parametrize("dice", [(6, 5), (4, 3), (5, 5)])
+def test_every_stage_of_a_crowded_board_leads_to_every_legal_move_once(
+    dice: tuple[int, int],
+) -> None:
+    state = position(CROWDED, seats=4, dice=dice)
+    legal = RULES.legal(state, RED)
+    assert len(legal) > 1000
+    first = RULES.menu(state, RED, {})
+    assert first is not None and first.question is not None
+    assert first.question.key == ("piece" if dice[0] == dice[1] else "die")
+    assert Counter(walk(RULES, state, RED, {})) == Counter(legal), "each legal move, once"
+
+
+def test_each_stage_asks_in_words_and_keeps_each_answer_in_words() -> None:
+    state = position(CROWDED, seats=4, dice=(6, 5))
+    first = RULES.menu(state, RED, {})
+    dice = (("6", "the 6", None), ("5", "the 5", None))
+    assert first == Menu((), Question("die", "Which die do you use first?", dice), ())
+    picked: dict[str, str] = {"die": "6"}
+    die = (("die", "6", "the 6"),)
+    pieces = (
+        ("d4S", "the small Martian on d4, lying east", "d4"),
+        ("d4M", "the medium Martian on d4, lying north", "d4"),
+        ("e5", "the large Martian on e5, lying west", "e5"),
+    )
+    assert RULES.menu(state, RED, picked) == Menu(
+        die, Question("piece", "Which piece moves 6 steps?", pieces), ()
+    )
+    picked["piece"] = "d4S"
+    piece = (("piece", "d4S", "the small Martian on d4, lying east"),)
+    where = RULES.menu(state, RED, picked)
+    assert where.picked == die + piece and where.question is not None
+    assert where.question.key == "to" and where.question.text == "Where does it end its move?"
+    assert ("c1", "c1", "c1") in where.question.answers
+    # Six steps from d4 (lying east) to c1: turn south, three forward, turn west, one
+    # forward; or west first. Any other order runs into a piece.
+    assert RULES.menu(state, RED, picked | {"to": "c1"}) == Menu(
+        die + piece + (("to", "c1", "c1"),), None, ("6: d4S S F3 W F", "6: d4S W F S F3")
+    )
+    # Onto e4 (Blue's and Green's smalls): how it ends, then where the pushed pieces go.
+    picked["to"] = "e4"
+    facing = RULES.menu(state, RED, picked)
+    assert facing.question == Question(
+        "facing",
+        "How does it end?",
+        (
+            ("U", "standing", None),
+            ("N", "lying north", None),
+            ("E", "lying east", None),
+            ("S", "lying south", None),
+            ("W", "lying west", None),
+        ),
+    )
+    picked["facing"] = "U"
+    so_far = die + piece + (("to", "e4", "e4"), ("facing", "U", "standing"))
+    push = RULES.menu(state, RED, picked)
+    assert push.picked == so_far and push.question is not None
+    assert push.question.key == "push1"
+    assert push.question.text == "Where does the pushed piece go?"
+    assert ("bS:EE", "Blue's small 2 squares (EE)", None) in push.question.answers
+    picked["push1"] = "bS:EE"
+    assert RULES.menu(state, RED, picked) == Menu(
+        so_far + (("push1", "bS:EE", "Blue's small 2 squares (EE)"),),
+        None,
+        tuple(f"6: d4S F U x bS:EE x gS:{d}" for d in "NESW"),
+    )
+
+
+def test_an_entry_the_mad_dog_and_special_squares_are_named_on_the_page() -> None:
+    state = position({"h3": "rSs"}, dice=(1, 2))
+    assert RULES.menu(state, RED, {"die": "2"}).question == Question(
+        "piece",
+        "Which piece moves 2 steps?",
+        (
+            ("h3", "the small Martian on h3, lying south", "h3"),
+            ("+", "a new small Martian onto a7", "a7"),
+        ),
+    )
+    entry = RULES.menu(position({}, dice=(5, 3)), RED, {"die": "3"})
+    assert entry.picked == (("die", "3", "the 3"), ("piece", "+", "a new small Martian onto a7"))
+    assert entry.question is not None and ("a7", "a7 (Home)", "a7") in entry.question.answers
+    dog = md_position(
+        {"d4": "rLn"}, dice=(2, 5), to_move=BLACK, dog=(BLACK, "b4", "e"), finished={BLACK: 4}
+    )
+    menu = MAD_DOG.menu(dog, BLACK, {"die": "5"})
+    assert menu.picked == (("die", "5", "the 5"), ("piece", "dog", "the Mad Dog on b4"))
+    assert menu.question is not None and ("a2", "a2 (Well)", "a2") in menu.question.answers
+
+
+def test_a_push_choice_or_another_seats_turn_has_no_stages() -> None:
+    state = position({"d4": "bSe", "d5": "gSe", "d3": "rSn"}, seats=3, dice=(1, 6))
+    state = play(state, "1: d3 F x bS:N")  # MR-T9: Blue chooses, Red's 6 waits
+    assert RULES.menu(state, BLUE, {}) == Menu((), None, ("x gS:N", "x gS:E", "x gS:S", "x gS:W"))
+    assert RULES.menu(state, RED, {}) == Menu((), None, ())
+    assert RULES.menu(state, RED, {"die": "6"}) == Menu((), None, ())
