@@ -346,3 +346,16 @@ def test_a_push_choice_or_another_seats_turn_has_no_stages() -> None:
     assert RULES.menu(state, BLUE, {}) == Menu((), None, ("x gS:N", "x gS:E", "x gS:S", "x gS:W"))
     assert RULES.menu(state, RED, {}) == Menu((), None, ())
     assert RULES.menu(state, RED, {"die": "6"}) == Menu((), None, ())
+
+
+def test_under_the_must_use_rule_a_die_without_a_first_move_is_not_offered() -> None:
+    # MR-T11: only the 3 can be played first, so neither the die nor the piece is asked.
+    spec = {"a2": "rL^", "a3": "bS^ bSe", "b2": "gS^ gSe", "a1": "yS^ ySe"}
+    state = position(spec, seats=4, finished={RED: 2}, dice=(2, 3))
+    only = Menu(
+        (("die", "3", "the 3"), ("piece", "a2", "the large Martian on a2, standing")),
+        None,
+        ("3: a2 N F2", "3: a2 E F2"),
+    )
+    assert RULES.menu(state, RED, {}) == only
+    assert RULES.menu(state, RED, {"die": "2"}) == only, "a die with no move starts again"
