@@ -346,6 +346,9 @@ def test_a_push_choice_or_another_seats_turn_has_no_stages() -> None:
     assert RULES.menu(state, BLUE, {}) == Menu((), None, ("x gS:N", "x gS:E", "x gS:S", "x gS:W"))
     assert RULES.menu(state, RED, {}) == Menu((), None, ())
     assert RULES.menu(state, RED, {"die": "6"}) == Menu((), None, ())
+    # A roll that leaves Red no move at all (MR-T10's box, its dice not yet forfeited).
+    shut = position(BOXED | {"a3": "bS^ bS^"}, seats=4, finished={RED: 2}, dice=(2, 3))
+    assert RULES.menu(shut, RED, {}) == Menu((), None, ())
 
 
 def test_under_the_must_use_rule_a_die_without_a_first_move_is_not_offered() -> None:
