@@ -362,3 +362,13 @@ def test_under_the_must_use_rule_a_die_without_a_first_move_is_not_offered() -> 
     )
     assert RULES.menu(state, RED, {}) == only
     assert RULES.menu(state, RED, {"die": "2"}) == only, "a die with no move starts again"
+
+
+def test_the_house_bot_values_its_own_step_above_two_steps_of_its_rival() -> None:
+    # Entering with the 6 and walking on to f7 leaves Red 189 steps (moves.steps_left);
+    # stopping on e7 and standing there to push Blue's small two squares leaves Red 190 and
+    # Blue 199 instead of 197. A rival's step counts a quarter of one's own: -189 + 197 / 4
+    # beats -190 + 199 / 4.
+    state = position({"c4": "rSs", "e8": "rSe", "d8": "bSs", "e7": "bSe"}, dice=(1, 6))
+    assert "6: +E F4 U x bS:NW" in RULES.legal(state, RED)
+    assert choices.bot_action(state, RED) == "6: +E F5"
