@@ -100,3 +100,26 @@ def test_the_upgrade_that_keeps_dice_totals_counts_the_games_revealed_before_it(
 
     with svc_of(app).db.read() as session:
         assert tally.read(session) == counted_from_scratch(app) != {}
+
+
+def test_the_latest_migrations_go_down_and_up_again_on_a_database_with_a_running_event(app):
+    """A downgrade must not remake a table that others point at (the foreign keys of a
+    database with data refuse it): the event, its games and its log survive both ways."""
+    from .pbem.tournaments.test_service import held_now, new_event, started
+
+    public_id, _ = new_event(app, rounds=2)
+    games = [t.game for t in started(app, public_id).state.tables]
+    engine = svc_of(app).db.engine
+    config = migrate.alembic_config()
+    with engine.begin() as conn:
+        config.attributes["connection"] = conn
+        command.downgrade(config, "0013")
+    try:
+        columns = {c["name"] for c in sa.inspect(engine).get_columns("tournaments")}
+        assert "problem" not in columns
+        assert "ix_events_departures" not in {i["name"] for i in
+                                              sa.inspect(engine).get_indexes("events")}
+    finally:
+        migrate.upgrade(engine)
+
+    assert [t.game for t in held_now(app, public_id).state.tables] == games

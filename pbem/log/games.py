@@ -15,7 +15,7 @@ import engine
 from ..db.kept import PerDatabase
 from ..errors import NotFound, PbemError, UnknownRules
 from ..links import MoveGrant
-from ..models import DiceSecret, Event, Game, GameSeat, Player
+from ..models import DEPARTING, DiceSecret, Event, Game, GameSeat, Player
 from . import snapshots, store
 
 RULINGS = ("adjudicate", "abort")
@@ -150,13 +150,18 @@ def departure(kind: str, payload: dict[str, Any]) -> str | None:
     return None
 
 
+# Asked at every load: built once, as FIND is. The kinds are written into the SQL, not
+# bound, so that both databases see the condition of the index that holds only these
+# events (ix_events_departures) and read those rows, not the whole log.
+DEPARTURES = select(Event.seat, Event.kind, Event.payload).where(
+    Event.game_id == bindparam("game_id"),
+    Event.kind.in_(bindparam("departing", DEPARTING, expanding=True, literal_execute=True)),
+    Event.seat.is_not(None))
+
+
 def departures(session: Session, game: Game) -> dict[int, str]:
     """The seats that timed out and forfeited, or were withdrawn, in words."""
-    rows = session.execute(
-        select(Event.seat, Event.kind, Event.payload)
-        .where(Event.game_id == game.id, Event.kind.in_(("timeout", "resign")),
-               Event.seat.is_not(None))
-    )
+    rows = session.execute(DEPARTURES, {"game_id": game.id})
     found = {}
     for seat, kind, payload in rows:
         words = departure(kind, json.loads(payload))

@@ -2,6 +2,7 @@
 
 from .base import Base
 from .games import (
+    DEPARTING,
     DiceCount,
     DiceSecret,
     DiceStream,
@@ -24,6 +25,7 @@ from .tournaments import (
 )
 
 __all__ = [
+    "DEPARTING",
     "Base",
     "Bounce",
     "DiceCount",

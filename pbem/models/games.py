@@ -4,7 +4,18 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from sqlalchemy import BigInteger, Boolean, DateTime, ForeignKey, Integer, String, Text, false
+from sqlalchemy import (
+    BigInteger,
+    Boolean,
+    DateTime,
+    ForeignKey,
+    Index,
+    Integer,
+    String,
+    Text,
+    column,
+    false,
+)
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
 from .base import Base, Id
@@ -84,10 +95,20 @@ class GameSeat(Base):
     player: Mapped[Player] = relationship(lazy="joined")
 
 
+# The kinds by which a seat may leave a game (a timeout that forfeits, a withdrawal): every
+# load asks for them, so they have an index of their own that holds only those rare events.
+DEPARTING = ("timeout", "resign")
+
+
 class Event(Base):
     """One entry of a game's append-only, hash-chained log (docs/architecture.md §4)."""
 
     __tablename__ = "events"
+    __table_args__ = (
+        Index("ix_events_departures", "game_id",
+              sqlite_where=column("kind").in_(DEPARTING),
+              postgresql_where=column("kind").in_(DEPARTING)),
+    )
 
     game_id: Mapped[int] = mapped_column(ForeignKey("games.id"), primary_key=True)
     seq: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=False)

@@ -26,6 +26,10 @@ class Tournament(Base):
     head_hash: Mapped[str] = mapped_column(String(64))
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
     updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    # What kept the server from carrying the event on (pairing, starting games, closing),
+    # in words, and since when; cleared when it carries on (not part of the log).
+    problem: Mapped[str | None] = mapped_column(Text)
+    problem_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
 
 
 class TournamentEvent(Base):

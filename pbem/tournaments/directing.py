@@ -167,7 +167,7 @@ def withdraw(session: Session, ctx: Context, held: Held, player: str, reason: st
     tell(session, ctx, held, player, notice, "you are withdrawn")
     if held.state.started:
         held = resign_all(session, ctx, held, player, actor, fields["reason"])
-    return service.tick(session, ctx, held, clock.utcnow())
+    return service.carry_on(session, ctx, held, clock.utcnow())
 
 
 def disqualify(session: Session, ctx: Context, held: Held, who: games.Director,
@@ -180,7 +180,7 @@ def disqualify(session: Session, ctx: Context, held: Held, who: games.Director,
          f"{who.name} disqualified you from {held.row.name} ({why}). Your unfinished games "
          "there are lost, and you will not be paired again.", "you are disqualified")
     held = resign_all(session, ctx, held, player, who, why)
-    return service.tick(session, ctx, held, clock.utcnow())
+    return service.carry_on(session, ctx, held, clock.utcnow())
 
 
 def has_moved(session: Session, public_id: str, seat: int) -> bool:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 from datetime import UTC, datetime
 from typing import Any
 
@@ -153,8 +154,8 @@ def queue_round_start(session: Session, ctx: Context, held: Held, start: RoundSt
                       for g in start.games)
     fate = "adjudicated on the scores so far" if start.unfinished == "adjudicate" else \
         "carried: they go on and count for their own round"
-    for director in sorted({str(held.row.director_id), *t.directors}):
-        if director.isdigit() and int(director) not in told:
+    for director in directors(held):
+        if int(director) not in told:
             notice(session, ctx, held, director, f"round {start.round} has started",
                    f"{what} The unfinished games of round {last} are {fate}: {games}.",
                    f"{home}/director", home, start.seq)
@@ -169,3 +170,27 @@ def notice(session: Session, ctx: Context, held: Held, player: str, subject: str
     compose.queue_player_notice(session, ctx, person, f"[{held.row.name}] {subject}", text,
                                 f"t.{held.public_id}.s{seq}.{person.id}", home=home,
                                 game_url=url)
+
+
+def queue_problem(session: Session, ctx: Context, held: Held, problem: str) -> None:
+    """Tell each director that the server cannot carry the event on, and why; once for each
+    problem at each head of the log (a tick that meets it again sends nothing)."""
+    home = f"{ctx.base_url}/tournaments/{held.public_id}"
+    text = (f"The server could not carry {held.row.name} on (pair the next games, start them "
+            f"or close the event): {problem}. Nothing is lost: every result so far is "
+            "recorded. The server tries again at every tick, and the dashboard shows the "
+            "problem until it carries on; you can also act from the dashboard.")
+    digest = hashlib.sha256(problem.encode()).hexdigest()[:12]
+    for director in directors(held):
+        person = session.get(Player, int(director))
+        if person is not None:
+            compose.queue_player_notice(
+                session, ctx, person, f"[{held.row.name}] the server cannot carry on", text,
+                f"t.{held.public_id}.p{held.state.head}.{digest}.{person.id}",
+                home=home, game_url=f"{home}/director")
+
+
+def directors(held: Held) -> list[str]:
+    """The player ids of everyone who directs the event: the lead, then co-directors."""
+    named = dict.fromkeys((*held.state.directors, str(held.row.director_id)))
+    return [d for d in named if d.isdigit()]

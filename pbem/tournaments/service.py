@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import logging
 import re
 import secrets
 from collections.abc import Callable, Iterable, Mapping
@@ -17,6 +18,7 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from sqlalchemy import select
+from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.orm import Session
 
 import engine
@@ -24,7 +26,7 @@ import engine
 from .. import clock
 from ..bounds import shown
 from ..context import Context
-from ..errors import PbemError, Rejected
+from ..errors import PbemError, Rejected, StaleTurn
 from ..log import dice, store
 from ..log.chain import GENESIS, now_text
 from ..log.games import Loaded, dice_held, load
@@ -42,6 +44,7 @@ from .core.model import Tournament as State
 from .core.plans import Plan
 from .log import Folded, Held
 
+LOG = logging.getLogger(__name__)
 PAIRINGS_PER_TICK = 64  # a round robin pairs a round at a time; bounded so a tick ends
 
 
@@ -212,7 +215,7 @@ def register(session: Session, held: Held, player: Player, rating: float | None 
     session.merge(TournamentEntrant(tournament_id=held.row.id, player_id=player.id,
                                     status="active"))
     if ctx is not None and held.state.started:
-        held = tick(session, ctx, held, clock.utcnow(), summaries=False)
+        held = carry_on(session, ctx, held, clock.utcnow(), summaries=False)
     return held
 
 
@@ -309,7 +312,7 @@ def tick(
     the weekly summary of an event without rounds (`summaries` False: not from a game's end).
     """
     if held.state.closed:
-        return held
+        return settled(held)
     if due_to_start(held.state, now):  # a scheduled start: the clock's pass starts the event
         held = begin(session, held)
     held = catch_up(session, ctx, held)
@@ -326,7 +329,7 @@ def tick(
         week = now.isocalendar()
         mails.queue_summary(session, ctx, held, "the week's standings",
                             f"w{week.year}-{week.week:02d}")
-    return held
+    return settled(held)
 
 
 def timetable_due(state: State, now: datetime) -> int | None:
@@ -508,27 +511,86 @@ def on_game_end(session: Session, ctx: Context, loaded: Loaded) -> None:
     row = session.get(Tournament, loaded.game.tournament_id)
     if row is None:
         return
+    now = clock.utcnow()
     held = log.load(session, row.public_id, for_update=True)
-    held = record_result(session, held, loaded)
-    tick(session, ctx, held, clock.utcnow(), summaries=False)
+    held = attempt(session, ctx, held, now, lambda h: record_result(session, h, loaded))
+    carry_on(session, ctx, held, now, summaries=False)
 
+
+def carry_on(session: Session, ctx: Context, held: Held, now: datetime, *,
+             summaries: bool = True) -> Held:
+    """Tick the event (pair, start games, close) as an `attempt`: a failure is kept and
+    told, and never undoes what the caller did before it (a move, a withdrawal)."""
+    return attempt(session, ctx, held, now,
+                   lambda h: tick(session, ctx, h, now, summaries=summaries))
+
+
+NESTED = "pbem.tournament-attempts"  # session.info: how many attempts are under way
+
+
+def attempt(session: Session, ctx: Context, held: Held, now: datetime,
+            step: Callable[[Held], Held]) -> Held:
+    """Do what the server does on its own for an event in a savepoint of the caller's
+    transaction; when it fails, nothing of it is written and the rest of the transaction
+    stands (a game's last move is not refused because the next round cannot be paired).
+
+    The problem, in words, is kept on the event's row for the dashboard, and its directors
+    are told when it is new; the next tick tries again (`tick` clears it). A lost race or a
+    database failure is not a problem of the event: it goes up, so that the whole
+    transaction is retried or refused. Within another attempt (a game that an early round
+    start adjudicates ends, and its hook ticks), the outermost one keeps the problem.
+    """
+    depth = session.info.get(NESTED, 0)
+    session.info[NESTED] = depth + 1
+    try:
+        with session.begin_nested():
+            return step(held)
+    except (StaleTurn, SQLAlchemyError):
+        raise
+    except Exception as e:
+        if depth:
+            raise
+        if isinstance(e, PbemError | TournamentError):
+            problem = in_words(str(e), held.state)
+        else:
+            LOG.exception("tournament %s: the server could not carry it on", held.public_id)
+            problem = "an error in the server itself (the operator's log has the details)"
+    finally:
+        session.info[NESTED] = depth
+    # The savepoint's rollback may have let go of the event's row: take it again.
+    held = log.load(session, held.public_id, for_update=True)
+    if held.row.problem != problem:
+        held.row.problem, held.row.problem_at = problem, now
+        mails.queue_problem(session, ctx, held, problem)
+    return held
+
+
+def settled(held: Held) -> Held:
+    """The event carries on: forget the problem that stopped it, if any."""
+    if held.row.problem is not None:
+        held.row.problem = held.row.problem_at = None
+    return held
 
 
 def tick_all(run: Callable[[Callable[[Session], Any]], Any], ctx: Context,
              now: datetime) -> list[str]:
     """Tick every running tournament (and start those whose time has come), each in its own
-    transaction; the errors in words."""
+    transaction; the problems in words (each also kept on its event's row and told to its
+    directors, see `carry_on`)."""
     # Events still taking entries too: one may have a scheduled start that has come.
     ids = run(lambda s: list(s.scalars(select(Tournament.public_id).where(
         Tournament.status.in_(("running", "registering"))))))
     errors = []
     for public_id in ids:
 
-        def one(session: Session, public_id: str = public_id) -> Held:
-            return tick(session, ctx, log.load(session, public_id, for_update=True), now)
+        def one(session: Session, public_id: str = public_id) -> str | None:
+            held = carry_on(session, ctx, log.load(session, public_id, for_update=True), now)
+            return held.row.problem
 
         try:
-            run(one)
+            problem = run(one)
         except (PbemError, TournamentError) as e:
-            errors.append(f"tournament {public_id}: {e}")
+            problem = str(e)
+        if problem is not None:
+            errors.append(f"tournament {public_id}: {problem}")
     return errors

@@ -346,7 +346,10 @@ def test_an_event_without_rounds_mails_a_weekly_summary_once_a_week(app):
     started(app, public_id)
     svc = svc_of(app)
     svc.write(lambda s: s.execute(update(Tournament).values(status="running")))
-    week_later = clock.utcnow() + timedelta(days=8)
+    # A Wednesday noon over a week after the start: an hour later is the same ISO week
+    # (eight days on, a run on a Saturday night, plus an hour, was a new week).
+    later = clock.utcnow() + timedelta(days=14)
+    week_later = (later - timedelta(days=later.weekday() - 2)).replace(hour=12, minute=0)
 
     service.tick_all(svc.write, svc.ctx, clock.utcnow())
     service.tick_all(svc.write, svc.ctx, week_later)
