@@ -372,3 +372,15 @@ def test_the_house_bot_values_its_own_step_above_two_steps_of_its_rival() -> Non
     state = position({"c4": "rSs", "e8": "rSe", "d8": "bSs", "e7": "bSe"}, dice=(1, 6))
     assert "6: +E F4 U x bS:NW" in RULES.legal(state, RED)
     assert choices.bot_action(state, RED) == "6: +E F5"
+
+
+def test_a_piece_with_no_move_for_the_die_chosen_is_asked_again_keeping_the_die() -> None:
+    # Red's large on a2 is shut in (MR-T10's box); only the small on e4 can play the 6.
+    spec = BOXED | {"a3": "bS^ bS^", "e4": "rSe"}
+    state = position(spec, seats=4, finished={RED: 1}, dice=(6, 5))
+    again = RULES.menu(state, RED, {"die": "6", "piece": "a2"})
+    assert again == RULES.menu(state, RED, {"die": "6"})
+    assert again.picked == (
+        ("die", "6", "the 6"),
+        ("piece", "e4", "the small Martian on e4, lying east"),
+    )
