@@ -282,7 +282,7 @@ def test_each_stage_asks_in_words_and_keeps_each_answer_in_words() -> None:
     picked["piece"] = "d4S"
     piece = (("piece", "d4S", "the small Martian on d4, lying east"),)
     where = RULES.menu(state, RED, picked)
-    assert where.picked == die + piece and where.question is not None
+    assert where.picked == die + piece and where.question is not None and where.actions == ()
     assert where.question.key == "to" and where.question.text == "Where does it end its move?"
     assert ("c1", "c1", "c1") in where.question.answers
     # Six steps from d4 (lying east) to c1: turn south, three forward, turn west, one
