@@ -24,6 +24,7 @@ from engine import (
     step,
 )
 from engine.games.frisby import FrisbyState, index, move_error
+from engine.games.frisby.bot import progress
 from engine.testing import chance_event
 
 RULES = rules_for("martian-frisby")
@@ -409,3 +410,249 @@ def test_the_house_bot_plays_games_to_a_real_win():
         assert "both nests home" in pending.outcome.reason
         # Nesting in order keeps bot games short (median 35 half-turns over 300 seeds).
         assert state.turns < 200
+
+
+# --- chance addresses, refusals that list the legal turns, snapshots, names ---------------
+
+
+def test_each_pending_roll_has_an_address_a_mirror_game_shares():
+    # "first" for who starts, "turn7/seat1" for the dice of a half-turn, none otherwise.
+    state = RULES.start(2)
+    assert RULES.chance_address(state) == "first"
+    state = step(RULES, state, Rolled((1,)))
+    assert RULES.chance_address(state) == "turn0/seat0"
+    state = rolled(state, 3, 5)
+    assert RULES.chance_address(state) is None
+    state = play(state, "a1-a4 b1-b6")
+    assert RULES.chance_address(state) == "turn1/seat1"
+    state = step(RULES, state, Resigned(NORTH))
+    assert RULES.chance_address(state) is None
+
+
+def test_legal_is_empty_for_the_seat_not_to_move():
+    state = rolled(started(), 3, 5)
+    assert RULES.legal(state, SOUTH) and RULES.legal(state, NORTH) == ()
+
+
+def test_legal_writes_each_outcome_in_its_first_notation():
+    # a1-a4 then b1-b6 and b1-b6 then a1-a4 end alike; the list shows the first in order.
+    turns = RULES.legal(rolled(started(), 3, 5), SOUTH)
+    assert "a1-a4 b1-b6" in turns and "b1-b6 a1-a4" not in turns
+
+
+# South's six pieces: a nest on a1, two on b1, a 3-pointer on b3; North's 3-pointer on b4.
+HINTED = {"a1": "S1 S2 S3", "b1": "S1 S2", "b3": "S3", "b4": "N3", "a8": "N1 N2", "b8": "N1 N2 N3"}
+
+
+@pytest.mark.parametrize(
+    ("dice", "turn", "hint"),
+    [
+        (
+            (2, 2),
+            "a1-a2 a1-a3",
+            "legal turns include a1-a3 a3-a5, a1-a3 b3-b1, a1-a3 b3-b5, b3-b5 b1-b3, "
+            "b3-b5 b5-b7",
+        ),
+        (
+            (3, 6),
+            "a1-a2 a1-a4",
+            "legal turns include a1-a4 a1-a7, a1-a4 b1-b7, a1-a7 a1-a4, a1-a7 a7-a4, "
+            "a1-a7 b3-b6 and 1 more",
+        ),
+    ],
+)
+def test_a_refused_turn_lists_five_legal_turns_and_counts_the_rest(dice, turn, hint):
+    state = position(HINTED, dice=dice)
+    assert len(RULES.legal(state, SOUTH)) == len(hint.split(", ")) + hint.endswith("1 more")
+    with pytest.raises(IllegalAction) as caught:
+        play(state, turn)
+    assert str(caught.value).endswith(f"({hint})")
+
+
+def test_a_refused_turn_at_the_start_counts_the_legal_turns_not_shown():
+    with pytest.raises(IllegalAction) as caught:
+        play(rolled(started(), 3, 5), "a1-a2 b1-b6")
+    assert str(caught.value) == (
+        "you rolled 3-5, but a1-a2 b1-b6 moves 1 and 5 squares (legal turns include "
+        "a1-a4 a1-a6, a1-a4 b1-b6, a1-a6 a1-a4, a1-a6 a6-a3, a1-a6 b1-b4 and 3 more)"
+    )
+
+
+def test_a_refused_pass_names_the_first_legal_turn():
+    with pytest.raises(IllegalAction) as caught:
+        play(rolled(started(), 3, 5), "pass")
+    assert str(caught.value) == "you cannot pass: you rolled 3-5 and can play a1-a4 a1-a6"
+
+
+def test_dump_and_load_round_trip_a_game_before_and_during_play():
+    fresh = started(change_columns=True)
+    moving = rolled(play(rolled(fresh, 3, 5), "a1-b4 b1-b6"), 2, 2)
+    assert moving.last == (SOUTH, "a1-b4 b1-b6") and moving.dice == (2, 2)
+    for state in (RULES.start(2), fresh, moving):
+        assert RULES.load(json.loads(json.dumps(RULES.dump(state)))) == state
+
+
+@pytest.mark.parametrize("turn", ["a1-a9 b1-b4", "a0-a3 b1-b4", "c1-c4 b1-b4"])
+def test_describe_falls_back_to_the_text_for_a_move_off_the_board(turn):
+    state = rolled(started(), 3, 5)
+    assert RULES.describe(state, Played(SOUTH, turn), None) == f"South plays {turn}"
+
+
+def test_a_seat_other_than_south_or_north_is_named_by_its_number():
+    assert [RULES.seat_name(started(), s) for s in (0, 1, 2)] == ["South", "North", "seat 2"]
+
+
+def test_the_bots_progress_counts_nests_built_in_order_then_distance():
+    state = position(
+        {
+            "a1": "S1 S2",
+            "a4": "S3",
+            "b6": "N1 S2",
+            "a8": "S1",
+            "b8": "S3",
+            "b3": "N1 N2 N3",
+            "a7": "N2 N3",
+        }
+    )
+    # South: the 1 under the 2 on a1 travelled 0, less 1 for being covered (-1), the 2 on
+    # top 0; the 3 on a4 travelled 3, the 2 on b6 travelled 5; on its goal squares a8 holds
+    # a 1 to nest on (+20) and b8 a 3 that blocks the nest (-6): 21.
+    assert progress(state.board, SOUTH) == -1 + 0 + 3 + 5 + 20 - 6
+    # North (travelling down): the covered 1 on b6 2 - 1; the nest on b3 5 each, less 1 for
+    # the two covered; a7's 2 covered, 1 - 1, and its 3, 1; nothing on its goals a1, b1: 15.
+    assert progress(state.board, NORTH) == 1 + (4 + 4 + 5) + (0 + 1)
+
+
+def test_the_bot_has_no_action_before_the_dice_are_rolled():
+    with pytest.raises(IllegalAction, match="South has no legal action now"):
+        RULES.bot_action(started(), SOUTH)
+
+
+def test_the_view_shows_every_square_the_goals_the_last_turn_and_the_settings():
+    state = rolled(play(rolled(started(max_turns=50), 3, 5), "a1-a4 b1-b6"), 2, 4)
+    view = RULES.view(state, SOUTH)
+    nest = [{"seat": NORTH, "size": size} for size in (1, 2, 3)]
+    board = {f"{file}{rank}": [] for file in "ab" for rank in range(1, 9)}
+    board.update(
+        a1=[{"seat": SOUTH, "size": 1}, {"seat": SOUTH, "size": 2}],
+        b1=[{"seat": SOUTH, "size": 1}, {"seat": SOUTH, "size": 2}],
+        a4=[{"seat": SOUTH, "size": 3}],
+        b6=[{"seat": SOUTH, "size": 3}],
+        a8=nest,
+        b8=nest,
+    )
+    assert view == {
+        "game": "martian-frisby",
+        "players": ["South", "North"],
+        "viewer": SOUTH,
+        "files": ["a", "b"],
+        "ranks": 8,
+        "board": board,
+        "goals": {"South": ["a8", "b8"], "North": ["a1", "b1"]},
+        "to_move": NORTH,
+        "dice": [2, 4],
+        "turns": 1,
+        "max_turns": 50,
+        "change_columns": False,
+        "last": {"seat": SOUTH, "action": "a1-a4 b1-b6"},
+        "awaiting": [NORTH],
+        "finished": False,
+        "outcome": None,
+    }
+    assert RULES.seat_count(state) == 2
+
+
+def test_the_view_before_the_dice_and_after_the_end():
+    fresh = RULES.view(started(change_columns=True), None)
+    assert (fresh["dice"], fresh["last"], fresh["awaiting"]) == (None, None, [])
+    assert fresh["change_columns"] is True and fresh["to_move"] == SOUTH
+    over = step(RULES, rolled(started(), 3, 5), Resigned(SOUTH))
+    view = RULES.view(over, None)
+    assert view["finished"] is True and view["awaiting"] == []
+    assert view["outcome"] == RULES.outcome(over).to_json()
+
+
+def test_describe_names_the_owner_of_the_piece_nested_on_and_a_win():
+    own = position({"a3": "S1", "a1": "S2", "b1": "S3", "a8": "N3"}, dice=(2, 1))
+    assert RULES.describe(own, Played(SOUTH, "a1-a3 b1-b2"), None) == (
+        "South moves the 2 from a1 to a3 onto South's 1 and the 3 from b1 to b2"
+    )
+    win = position(
+        {"a8": "S1 S2 S3", "b8": "S1 S2", "b5": "S3", "a1": "N1 N2 N3", "b1": "N1 N2 N3"},
+        dice=(3, 4),
+    )
+    assert RULES.describe(win, Played(SOUTH, "b5-b8"), None) == (
+        "South moves the 3 from b5 to b8 onto South's 2 and wins"
+    )
+    assert RULES.describe(win, Played(NORTH, "a1-a5"), None) == "North moves the 3 from a1 to a5"
+
+
+def test_annotate_gives_the_first_square_and_where_each_move_lands():
+    state = rolled(started(), 3, 5)
+    assert RULES.annotate(state, SOUTH, "a1-a4 b1-b6") == {"from": "a1", "to": ["a4", "b6"]}
+    assert RULES.annotate(state, SOUTH, "b5-b8") == {"from": "b5", "to": ["b8"]}
+    assert RULES.annotate(state, SOUTH, "pass") == {}
+    assert RULES.annotate(state, SOUTH, "a1-") == {}
+
+
+def test_a_refused_single_move_says_what_is_wrong_with_it():
+    board = position(
+        {"a4": "N1 S2", "b5": "S2 N3", "a1": "S1 S2 S3", "b1": "S1", "a8": "N2"}
+    ).board
+    assert move_error(board, SOUTH, ((0, 0), (0, 3)), False) == (
+        "a0-a3: a0 is off the board (files a-b, ranks 1-8)"
+    )
+    assert move_error(board, SOUTH, ((0, 3), (0, 5)), False) == (
+        "a3-a5: there is no piece on a3"
+    )
+    assert move_error(board, SOUTH, ((0, 8), (0, 5)), False) == (
+        "a8-a5: the piece on top of a8 is North's"
+    )
+    assert move_error(board, NORTH, ((0, 4), (0, 5)), False) == (
+        "a4-a5: your 1-pointer on a4 is trapped under South's 2-pointer"
+    )
+    assert move_error(board, SOUTH, ((1, 5), (1, 6)), False) == (
+        "b5-b6: your 2-pointer on b5 is trapped under North's 3-pointer"
+    )
+
+
+def test_with_the_variant_the_bot_wins_by_changing_columns():
+    state = position(
+        {"a8": "S1 S2 S3", "b8": "S1 S2", "a5": "S3", "a1": "N1 N2 N3", "b1": "N1 N2 N3"},
+        dice=(3, 1),
+    )
+    state = replace(state, change_columns=True)
+    assert RULES.bot_action(state, SOUTH) == "a5-b8"
+
+
+def test_the_rules_refuse_dice_twice_and_a_move_out_of_turn_themselves():
+    # engine.step checks these first; the rules refuse them too when applied directly.
+    state = rolled(started(), 3, 5)
+    with pytest.raises(IllegalAction, match="^the dice are already rolled$"):
+        RULES.apply(state, Rolled((1, 2)))
+    with pytest.raises(IllegalAction, match="^it is not North's turn to move$"):
+        RULES.apply(state, Played(NORTH, "a8-a5 b8-b3"))
+    with pytest.raises(IllegalAction, match="^it is not South's turn to move$"):
+        RULES.apply(started(), Played(SOUTH, "a1-a4 b1-b6"))
+
+
+def test_a_single_move_of_neither_die_says_so():
+    with pytest.raises(IllegalAction, match="^you rolled 3-5; a1-a2 uses neither die$"):
+        play(rolled(started(), 3, 5), "a1-a2")
+
+
+def test_with_the_variant_a_seat_whose_only_turns_change_columns_does_not_pass():
+    # South's 3-pointers on b1 and b7 face North's 3 on b4; only a4 is open to them.
+    stacks = {
+        "a1": "S1 S2 N3",
+        "b1": "S1 S2 S3",
+        "b7": "S3",
+        "b4": "N3",
+        "a8": "N1 N2",
+        "b8": "N1 N2",
+    }
+    plain = rolled(position(stacks), 3, 3)
+    assert plain.last == (SOUTH, "pass") and plain.to_move == NORTH
+    variant = rolled(replace(position(stacks), change_columns=True), 3, 3)
+    assert variant.dice == (3, 3) and RULES.pending(variant) == Await((SOUTH,), "move")
+    assert "b1-a4 a4-a7" in RULES.legal(variant, SOUTH)

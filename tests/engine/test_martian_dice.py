@@ -20,6 +20,7 @@ from engine import (
     Roll,
     Rolled,
     SetupError,
+    Shuffled,
     rules_for,
     step,
 )
@@ -34,6 +35,7 @@ from engine.games.martian_dice import (
 from engine.testing import chance_event
 
 RED, BLUE, GREEN = 0, 1, 2
+NOTHING = (0, 0, 0, 0, 0)
 
 
 def started(seats: int = 2, first: int = RED, **options: object) -> DiceState:
@@ -244,6 +246,7 @@ def test_dice_t8_a_tie_is_settled_by_a_death_ray_duel():
     assert state.scores == (27, 20, 27)
     assert RULES.pending(state) == Roll(6)
     assert RULES.view(state, None)["duel"]["next"] == RED
+    assert RULES.view(state, None)["duel"]["seats"] == [RED, GREEN]
     state = duel_roll(state, 3)
     assert RULES.view(state, None)["duel"]["next"] == GREEN
     state = duel_roll(state, 2)
@@ -393,10 +396,18 @@ def test_picking_out_of_turn_or_before_the_roll_is_refused():
     with pytest.raises(IllegalAction, match="not Blue's turn to pick"):
         RULES.apply(state, Played(BLUE, "H roll"))
     waiting = play(state, "H roll")
-    with pytest.raises(IllegalAction, match="no pick is due: the dice must be rolled first"):
+    with pytest.raises(IllegalAction, match="^no pick is due: the dice must be rolled first$"):
         RULES.apply(waiting, Played(RED, "R roll"))
-    with pytest.raises(IllegalAction, match="no roll is due"):
+    with pytest.raises(IllegalAction, match="^no roll is due: a pick is awaited$"):
         RULES.apply(state, Rolled(faces(H=13)))
+
+
+def test_a_finished_game_takes_no_event_and_no_game_takes_a_shuffle():
+    state = step(RULES, started(), Resigned(BLUE))
+    with pytest.raises(IllegalAction, match="^the game is over$"):
+        RULES.apply(state, Rolled(faces(H=13)))
+    with pytest.raises(IllegalAction, match="^Martian Dice has no use for Shuffled$"):
+        RULES.apply(started(), Shuffled(tuple(range(13))))
 
 
 def test_a_roll_of_the_wrong_size_is_refused():
@@ -438,7 +449,7 @@ def test_the_starting_seat_may_be_set():
 @pytest.mark.parametrize(
     ("seats", "options", "message"),
     [
-        (3, {"first_player": 3}, "'first_player': 3 is not a seat of a 3-player game"),
+        (3, {"first_player": 3}, r"'first_player': 3 is not a seat of a 3-player game \(0 to 2\)$"),
         (8, {"first_player": 8}, "'first_player': 8 is above 7"),
         (2, {"duel_retie": "sometimes"}, "'duel_retie': 'sometimes' is not one of repeat, shared"),
         (2, {"target": 30}, "unknown option 'target'"),
@@ -498,6 +509,34 @@ def test_a_duellist_who_resigns_loses_the_duel():
     state = step(RULES, duel_roll(state, 1), Resigned(GREEN))
     outcome = RULES.outcome(state)
     assert outcome is not None and outcome.ranks == (1, 2, 3)
+    # The duel was never decided: Red wins on points, and the abandoned roll is not named.
+    assert outcome.reason == "Red wins with 27 points"
+
+
+def test_a_duel_decided_by_a_resignation_names_only_the_rounds_that_decided_it():
+    # Red and Blue roll most rays in the first round and duel again; Red has rolled in the
+    # second round when Blue resigns. The first round already put Red above Green, so it
+    # decides the duel; the second, unfinished round is dropped.
+    state = scoring_turn(at_round_end((27, 27, 24)), 3)
+    state = duel_roll(duel_roll(duel_roll(state, 2), 2), 1)
+    state = step(RULES, duel_roll(state, 4), Resigned(BLUE))
+    outcome = RULES.outcome(state)
+    assert outcome is not None and outcome.ranks == (1, 3, 2)
+    assert outcome.reason == (
+        "Red and Green tie with 27 points; "
+        "Red wins the death-ray duel (Red 2, Blue 2, Green 1 rays)"
+    )
+
+
+def test_a_duellist_who_resigns_after_rolling_leaves_no_one_to_roll():
+    # Two players: Red rolls in the duel, then resigns. Blue is the last seat left and wins;
+    # the finished view names nobody as the next to roll.
+    state = duel_roll(scoring_turn(at_round_end((27, 23)), 4), 1)
+    assert RULES.view(state, None)["duel"]["next"] == BLUE
+    state = step(RULES, state, Resigned(RED))
+    outcome = RULES.outcome(state)
+    assert outcome is not None and outcome.reason == "Blue wins: every other player resigned"
+    assert RULES.view(state, None)["duel"]["next"] is None
 
 
 def test_when_the_last_seat_of_the_final_round_resigns_the_game_ends():
@@ -506,6 +545,27 @@ def test_when_the_last_seat_of_the_final_round_resigns_the_game_ends():
     assert outcome is not None
     assert outcome.ranks == (1, 2, 3)
     assert outcome.reason == "Red wins with 27 points"
+
+
+def test_a_resignation_out_of_turn_that_leaves_one_seat_ends_the_game():
+    # Red is in the middle of a turn; the game ends with no turn in progress.
+    state = roll(play(roll(started(), H=5, R=8), "H roll"), R=4, C=4)
+    state = step(RULES, state, Resigned(BLUE))
+    outcome = RULES.outcome(state)
+    assert outcome is not None and outcome.ranks == (1, 2)
+    assert outcome.reason == "Red wins: every other player resigned"
+    assert (state.aside, state.rolled, state.rolls, state.picks) == (NOTHING, None, (), ())
+    view = RULES.view(state, None)
+    assert view["rolled"] is None and view["picks"] == [] and view["turn_points"] == 0
+    assert all(d["where"] == "cup" for d in view["dice"])
+
+
+@pytest.mark.parametrize("seat", [-1, 2])
+def test_only_a_seat_of_the_game_may_resign(seat):
+    # engine.step checks the seat first; the rules refuse it too when applied directly.
+    for apply in (lambda state, event: step(RULES, state, event), RULES.apply):
+        with pytest.raises(IllegalAction, match=f"^there is no seat {seat} in this game$"):
+            apply(started(), Resigned(seat))
 
 
 def test_resigning_twice_is_refused():
@@ -570,6 +630,19 @@ def test_unreadable_notation_names_what_was_given_and_the_expected_form(text, pr
 def test_overlong_notation_is_refused_with_its_length():
     with pytest.raises(InvalidAction, match="that is 300 characters long; write the type"):
         RULES.parse_action(started(), RED, "H " * 150)
+    state = roll(started(), T=1, R=3, H=4, C=3, K=2)
+    assert RULES.parse_action(state, RED, "H roll".ljust(200)) == "H roll"
+    with pytest.raises(InvalidAction, match="^that is 201 characters long; write the type"):
+        RULES.parse_action(state, RED, "H roll".ljust(201))
+
+
+@pytest.mark.parametrize(
+    ("text", "problem"),
+    [("roll", "it names no type"), ("H C roll", "it names more than one type")],
+)
+def test_a_pick_naming_no_type_or_two_says_which(text, problem):
+    with pytest.raises(InvalidAction, match=f"^cannot read '{text}': {problem}; write the type"):
+        RULES.parse_action(started(), RED, text)
 
 
 CANONICAL = {f"{letter} {d}" for letter in "RHCK" for d in ("roll", "stop")} | set("RHCK")
@@ -609,6 +682,8 @@ def test_describe_names_the_seat_that_picks_for_every_reader():
 
 def test_describe_falls_back_to_the_action_text_when_it_cannot_say_more():
     assert RULES.describe(started(), Played(RED, "H roll"), None) == "Red plays H roll"
+    no_humans = roll(started(), T=1, R=3, C=5, K=4)
+    assert RULES.describe(no_humans, Played(RED, "H roll"), None) == "Red plays H roll"
     assert RULES.describe(started(), Played(RED, "gibberish"), None) == "Red plays gibberish"
 
 
@@ -670,6 +745,8 @@ def test_the_finished_view_carries_the_outcome():
 @pytest.mark.parametrize("rays", [None, 2])
 def test_dump_and_load_round_trip_mid_turn_mid_duel_and_finished(rays):
     states = [roll(started(), T=2, R=3, H=4, C=3, K=1)]
+    states.append(roll(play(states[0], "H roll"), T=1, R=2, C=3, K=1))
+    assert states[-1].picks == ("H roll",)
     dueling = scoring_turn(at_round_end((27, 20, 23)), 4)
     states.append(duel_roll(dueling, 3))
     if rays is not None:
@@ -700,6 +777,51 @@ def test_the_bot_chooses_death_rays_against_a_tank_build_up_like_the_rulebook():
 def test_the_bot_keeps_rolling_in_the_final_round_while_it_still_trails():
     state = replace(roll(started(), R=4, H=9), scores=(10, 26), end_triggered=True, played=(1,))
     assert RULES.bot_action(state, RED) == "H roll"
+
+
+@pytest.mark.parametrize(("aside", "rolled", "action"), [
+    # Blue has 20 against Red's 26 in the final round; only humans can be taken, and two
+    # dice stay in the cup. With 4 humans and 2 cows in hand (6 points) Blue would only tie
+    # at 26, so it rolls on; with 7 it leads at 27 and stops, though it reached 25 anyway.
+    ((1, 4, 0, 2, 0), faces(T=1, H=4, C=2), "H roll"),
+    ((0, 4, 0, 2, 0), faces(H=5, C=2), "H stop"),
+])
+def test_the_bot_in_the_final_round_needs_one_point_more_than_the_leader(aside, rolled, action):
+    state = replace(at_round_end((26, 20)), aside=aside, rolled=rolled)
+    assert RULES.legal(state, BLUE) == ("H roll", "H stop")
+    assert RULES.bot_action(state, BLUE) == action
+
+
+def test_the_bot_has_no_action_for_a_seat_with_nothing_to_pick():
+    state = roll(started(), T=1, R=3, H=4, C=3, K=2)
+    with pytest.raises(IllegalAction, match="Blue has no legal action now"):
+        RULES.bot_action(state, BLUE)
+    with pytest.raises(IllegalAction, match="Red has no legal action now"):
+        RULES.bot_action(started(), RED)
+
+
+def test_between_picks_of_equal_worth_the_bot_takes_the_death_rays():
+    # 2 tanks, 1 ray and 10 chickens: one more roll cannot make either pick score (the ray
+    # leaves ten dice but one type to take from them; the chickens leave one die and too
+    # few rays), so both are worth 0 and the bot keeps the ray against the tanks.
+    rolled = counts_of(faces(T=2, R=1, K=10))
+    assert roll_value((2, 1, 0, 0, 0), 10) == 0 == roll_value((2, 0, 0, 0, 10), 1)
+    assert bot_choice((2, 0, 0, 0, 0), rolled, 0, None) == (1, False)
+
+
+def test_the_bot_stops_at_exactly_25_and_rolls_on_below():
+    # 7 rays and two of each earthling: the bot takes the humans (2 points) and, far from
+    # 25, rolls on (one more roll expects 2.10); at 23 the 2 points reach 25 and it stops.
+    rolled = counts_of(faces(R=7, H=2, C=2, K=2))
+    assert roll_value((0, 0, 2, 0, 0), 11) > 2
+    assert bot_choice(NOTHING, rolled, 0, None) == (2, True)
+    assert bot_choice(NOTHING, rolled, 22, None) == (2, True)
+    assert bot_choice(NOTHING, rolled, 23, None) == (2, False)
+
+
+def test_the_bot_never_asks_to_roll_when_no_dice_are_left():
+    assert bot_choice(NOTHING, counts_of(faces(K=13)), 0, None) == (4, False)
+    assert bot_choice(NOTHING, counts_of(faces(K=13)), 0, 30) == (4, False)
 
 
 def test_the_bot_banks_a_good_turn_rather_than_risk_it():
@@ -794,3 +916,106 @@ def test_a_state_does_not_continue_itself():
     state = roll(state, R=3, H=1, C=2, K=0, T=0)
     assert state.picks == ("R roll",)
     assert not RULES.same_turn(state, state)
+
+
+# --- chance addresses, rolls in words, duplicate boards ------------------------------------
+
+
+def test_each_pending_roll_has_the_address_its_docstring_describes():
+    # Two tables in the same position share these names (dice scheme 2), so they must never
+    # change: "first", "round3/seat1/roll2", "duel2/1"; none while a pick or nothing is due.
+    state = RULES.start(2)
+    assert RULES.chance_address(state) == "first"
+    state = step(RULES, state, Rolled((2,)))
+    assert RULES.chance_address(state) == "round1/seat1/roll1"
+    state = roll(state, T=2, R=3, H=4, C=3, K=1)
+    assert RULES.chance_address(state) is None
+    state = play(state, "H roll")
+    assert RULES.chance_address(state) == "round1/seat1/roll2"
+    state = play(roll(state, R=2, C=3, K=2), "K stop")
+    assert RULES.chance_address(state) == "round1/seat0/roll1"  # Red plays after Blue
+    state = scoring_turn(state, 3)
+    assert RULES.chance_address(state) == "round2/seat1/roll1"
+    duel = scoring_turn(at_round_end((27, 20, 23)), 4)
+    assert RULES.chance_address(duel) == "duel1/0"
+    duel = duel_roll(duel, 2)
+    assert RULES.chance_address(duel) == "duel1/1"
+    duel = duel_roll(duel, 2)
+    assert RULES.chance_address(duel) == "duel2/0"
+    duel = duel_roll(duel_roll(duel, 3), 1)
+    assert RULES.outcome(duel) is not None and RULES.chance_address(duel) is None
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_no_two_rolls_of_a_game_share_an_address(seed):
+    rng = random.Random(seed)
+    state = RULES.start(3, {})
+    seen: list[str | None] = []
+    while not isinstance(pending := RULES.pending(state), Finished):
+        if isinstance(pending, Roll):
+            seen.append(RULES.chance_address(state))
+            state = step(RULES, state, chance_event(rng, pending))
+        else:
+            (seat,) = pending.seats
+            state = step(RULES, state, Played(seat, RULES.bot_action(state, seat)))
+    assert None not in seen and len(set(seen)) == len(seen)
+
+
+@pytest.mark.parametrize(("rays", "left"), [(1, "1 die"), (2, "2 dice")])
+def test_a_pick_without_a_decision_says_how_many_dice_are_left(rays, left):
+    state = roll(started(), R=rays, H=13 - rays)
+    with pytest.raises(InvalidAction) as caught:
+        RULES.parse_action(state, RED, "H")
+    assert str(caught.value) == (
+        f"cannot read 'H': say whether you roll the {left} left or stop, "
+        "like 'H roll' or 'H stop'"
+    )
+
+
+@pytest.mark.parametrize("seats", range(2, 9))
+def test_the_opening_roll_is_a_plain_number_whatever_the_number_of_seats(seats):
+    # With six seats the opening roll is a d6 too; it still names a seat, not a face.
+    assert RULES.describe_roll(RULES.start(seats), (3,)) is None
+
+
+def test_turn_and_duel_rolls_are_told_by_their_faces_most_first():
+    assert RULES.describe_roll(started(), (3, 2, 4)) == "Rolled 2 death rays, 1 human (3 2 4)"
+    assert RULES.describe_roll(started(), (6, 1, 5, 4)) == (
+        "Rolled 1 tank, 1 human, 1 cow, 1 chicken (6 1 5 4)"
+    )
+    duel = scoring_turn(at_round_end((27, 20, 23)), 4)
+    assert RULES.describe_roll(duel, (2, 2, 2, 4, 4, 6)) == (
+        "Rolled 3 death rays, 2 humans, 1 chicken (2 2 2 4 4 6)"
+    )
+    state = roll(started(), T=2, R=3, H=4, C=3, K=1)
+    assert RULES.describe_roll(state, (1,)) is None  # a pick is due, not a roll
+
+
+def test_a_duplicate_board_compares_each_finished_turn_by_its_round_and_seat():
+    duplicate = RULES.duplicate
+    state = play(roll(started(), T=2, R=3, H=4, C=3, K=1), "H roll")
+    assert tuple(duplicate.turns(state, state)) == ()
+    before = roll(state, T=1, R=2, C=3, K=1)
+    assert tuple(duplicate.turns(state, before)) == ()  # the turn goes on
+    after = play(before, "R stop")
+    ((key, turn),) = duplicate.turns(before, after)
+    assert key == (1, RED)
+    assert turn.rolls == ("TTRRRHHHHCCCK", "TRRCCCK")
+    assert turn.picks == ("H roll", "R stop")
+    assert (turn.points, turn.ending) == (0, "stopped")
+    # Blue's turn ends the round: it is still round 1's, though the state is in round 2.
+    blue = roll(after, T=13)
+    assert blue.round == 2
+    ((key, turn),) = duplicate.turns(after, blue)
+    assert key == (1, BLUE)
+    assert (turn.rolls, turn.picks) == (("T" * 13,), ())
+    assert (turn.points, turn.ending) == (0, "no pick")
+    assert tuple(duplicate.turns(blue, blue)) == ()
+    assert duplicate.label(2, BLUE) == "Round 2, Blue"
+
+
+def test_a_seat_beyond_the_eight_colours_is_named_by_its_number():
+    state = started(8)
+    assert [RULES.seat_name(state, s) for s in (0, 7)] == ["Red", "White"]
+    assert RULES.seat_name(state, 8) == "seat 8"
+    assert RULES.seat_name(state, -1) == "seat -1"

@@ -136,9 +136,8 @@ class MartianDice(Rules[DiceState]):
 
     def describe_roll(self, state: DiceState, values: tuple[int, ...]) -> str | None:
         """The faces a roll of the dice shows: "Rolled 2 death rays, 1 human (3 2 4)"."""
-        due = pending(state)
-        if not isinstance(due, Roll) or due.sides != 6:
-            return None  # the opening roll for who starts is a plain number
+        if state.first is None or not isinstance(pending(state), Roll):
+            return None  # the opening roll for who starts is a plain number, even on a d6
         return views.rolled_words(values)
 
     def view(self, state: DiceState, seat: int | None) -> dict[str, Any]:

@@ -56,8 +56,9 @@ def test_every_game_that_ends_gets_its_row_and_incremental_equals_rebuild(app):
     assert incremental.histories == rebuilt.histories
 
 
-def test_a_timed_out_seat_is_marked_and_ranks_last(app):
-    public_id = new_game(app, seats=3, deadline_hours=5, timeout_policy="forfeit")
+def timed_out_game(app, policy="forfeit"):
+    """A game of three whose first seat to move times out, played out: its id and that seat."""
+    public_id = new_game(app, seats=3, deadline_hours=5, timeout_policy=policy)
     svc = svc_of(app)
     with svc.db.read() as s:
         game = load(s, public_id)
@@ -65,6 +66,11 @@ def test_a_timed_out_seat_is_marked_and_ranks_last(app):
         since = clock.as_utc(game.game.await_since)
     deadlines.tick(svc.write, svc.ctx, [public_id], since + timedelta(hours=6))
     simulate.play_out(svc, public_id)
+    return public_id, seat
+
+
+def test_a_timed_out_seat_is_marked_and_ranks_last(app):
+    public_id, seat = timed_out_game(app)
 
     seats = json.loads(rows(app)[public_id].seats)
     assert seats[seat]["timed_out"] is True

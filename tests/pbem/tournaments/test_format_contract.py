@@ -169,3 +169,96 @@ def test_a_setting_of_another_format_is_refused_naming_the_formats_it_applies_to
     with pytest.raises(BadFormat, match="'rounds' does not apply to knockout events "
                                         r"\(it applies to round-robin and swiss\)"):
         parse_config(payload)
+
+
+class Point:
+    """An entry point as importlib.metadata gives one: a name, a value, and what it loads."""
+
+    def __init__(self, name: str, found: Any) -> None:
+        self.name, self.value, self.found = name, f"{name}_pkg:FORMAT", found
+
+    def load(self) -> Any:
+        if isinstance(self.found, Exception):
+            raise self.found
+        return self.found
+
+
+class Tiered(type(formats.format_for("swiss"))):  # type: ignore[misc]
+    system, title = "tiered", "Tiered Swiss"
+
+
+def test_discovery_registers_the_built_ins_then_each_plug_in_by_name_and_names_the_refused(
+    monkeypatch,
+):
+    points = [Point("zeta", ValueError("no such module")), Point("tiered", Tiered),
+              Point("again", type("Again", (Tiered,), {"system": "swiss"})),
+              Point("bare", object)]
+    asked = []
+
+    def entry_points(group: str) -> list[Point]:
+        asked.append(group)
+        return points
+
+    monkeypatch.setattr(formats, "entry_points", entry_points)
+    try:
+        formats.discover()
+        assert asked == ["pbem.formats"]
+        assert [f.system for f in formats.formats()] == [
+            "round-robin", "swiss", "rolling-swiss", "knockout", "tiered"]
+        assert isinstance(formats.format_for("tiered"), Tiered)  # a class is instantiated
+        assert formats.problems() == (
+            "entry point 'again' (again_pkg:FORMAT): system 'swiss' is taken already",
+            "entry point 'bare' (bare_pkg:FORMAT): <class 'object'> is not a "
+            "pbem.tournaments.core.contract.Format",
+            "entry point 'zeta' (zeta_pkg:FORMAT) does not load: ValueError: no such module",
+        )
+    finally:
+        monkeypatch.undo()
+        formats.discover()
+    assert "tiered" not in [f.system for f in formats.formats()] and formats.problems() == ()
+
+
+def test_a_plug_in_is_told_everything_it_lacks_at_once():
+    class Empty(Format):
+        pass
+
+    problem = formats.load_format(Empty, "x")
+    assert problem == "x: Empty lacks describe, is_over, plan"
+    nameless = type("Nameless", (Tiered,), {"system": "", "summary": ""})()
+    assert formats.load_format(nameless, "x") == "x: Nameless lacks system, summary"
+    long = type("Long", (Tiered,), {"system": "a" * 21})()
+    assert formats.load_format(long, "x") == (
+        f"x: system {'a' * 21!r} must be 1 to 20 lower-case letters, digits or '-', starting "
+        "with a letter")
+    assert formats.load_format(type("Fine", (Tiered,), {"system": "a" * 20}), "x").system == (
+        "a" * 20)
+
+
+def test_forgetting_one_registered_format_keeps_the_others():
+    formats.register(Tiered())
+    formats.register(type("Other", (Tiered,), {"system": "other"})())
+    try:
+        formats.unregister("tiered")
+        assert formats.format_for("other").system == "other"
+        with pytest.raises(BadFormat, match="system 'tiered' is not one of"):
+            formats.format_for("tiered")
+    finally:
+        formats.unregister("tiered")
+        formats.unregister("other")
+
+
+def test_a_plug_in_without_a_summary_at_all_is_told_so():
+    class Unsummed(Format):
+        system, title = "unsummed", "Unsummed"
+
+        def plan(self, t: Any, now: Any, away: Any) -> None:
+            return None
+
+        def is_over(self, t: Any) -> bool:
+            return True
+
+        def describe(self, config: Any) -> list[str]:
+            return ["Nothing."]
+
+    assert not hasattr(Unsummed, "summary")
+    assert formats.load_format(Unsummed, "x") == "x: Unsummed lacks summary"
