@@ -5,14 +5,17 @@ from __future__ import annotations
 import html
 import re
 from collections.abc import Callable, Sequence
+from datetime import timedelta
 from typing import Any
 
 from sqlalchemy import func, select
 
+from pbem import clock
 from pbem.links import MoveGrant
 from pbem.log import store
 from pbem.log.games import Loaded, load
 from pbem.models import Event, Game, Outbox, Player, Snapshot
+from pbem.play import deadlines
 from pbem.play.act import Submitted, resign, submit
 from pbem.play.start import start_game, start_mirror
 from pbem.services import Services
@@ -211,11 +214,6 @@ THREE = (("ann@example.org", "Ann"), ("bob@example.org", "Bob"), ("cy@example.or
 def forfeit_one(app: Any) -> tuple[str, int]:
     """A three-seat Martian Dice game whose first awaited seat timed out and forfeited (the
     two others play on): its id and that seat."""
-    from datetime import timedelta
-
-    from pbem import clock
-    from pbem.play import deadlines
-
     svc = svc_of(app)
     public_id = svc.write(lambda s: start_game(
         s, svc.ctx, "martian-dice", list(THREE), deadline_hours=10, timeout_policy="forfeit",
