@@ -486,7 +486,9 @@ def test_a_refused_turn_at_the_start_counts_the_legal_turns_not_shown():
 
 
 def test_a_refused_pass_names_the_first_legal_turn():
-    assert refusal(rolled(started(), 3, 5), "pass") == "you cannot pass: you rolled 3-5 and can play a1-a4 a1-a6"
+    assert refusal(rolled(started(), 3, 5), "pass") == (
+        "you cannot pass: you rolled 3-5 and can play a1-a4 a1-a6"
+    )
 
 
 def test_dump_and_load_round_trip_a_game_before_and_during_play():
