@@ -100,6 +100,27 @@ def test_rows_come_in_finish_order_and_only_games_over_are_rebuilt(app):
     assert going not in rows(app)
 
 
+def test_rows_finished_at_the_same_moment_come_by_game_id(app):
+    # Finish order first, whatever the ids and the order the rows were written; the game id
+    # orders games that ended at the same moment, whatever order the database keeps them in.
+    svc = svc_of(app)
+    played = [new_game(app) for _ in range(3)]
+    for public_id in played:
+        simulate.play_out(svc, public_id)
+    ids = [game_id(app, g) for g in played]
+    moment = datetime(2026, 3, 1, 9, 0, tzinfo=UTC)
+    with svc.db.write() as s:
+        for each, renamed, at in zip(ids, ("g-c", "g-b", "g-a"),
+                                     (moment, moment, moment + timedelta(hours=1)), strict=True):
+            s.execute(update(Game).where(Game.id == each).values(public_id=renamed))
+            s.execute(update(RatedGameRow).where(RatedGameRow.game_id == each)
+                      .values(finished_at=at))
+    with svc.db.read() as s:
+        found = records.rated_games(s)
+    assert [(g.game, g.finished_at) for g in found] == [
+        ("g-b", moment), ("g-c", moment), ("g-a", moment + timedelta(hours=1))]
+
+
 def test_a_rebuild_takes_its_games_a_batch_at_a_time_and_skips_one_that_is_gone(app):
     svc = svc_of(app)
     played = [new_game(app) for _ in range(3)]
