@@ -16,10 +16,11 @@ from pbem.ratings import current, records
 from pbem.ratings.core.fold import rebuild
 from pbem.ratings.core.games import RatedGame, Seat, Status
 from pbem.ratings.current import Current
-from pbem.tournaments import simulate
+from pbem.tournaments import directing, simulate
 from pbem.tournaments.log import load as load_tournament
 
 from ..pipe import svc_of
+from ..tournaments.test_service import new_event, started
 from .test_server import new_game, rows, simulate_one_move
 
 ANN = directing_games.Director("Ann")
@@ -225,3 +226,14 @@ def test_a_rated_events_games_have_rows_and_an_unrated_events_have_none(app):
         theirs = set(load_tournament(s, unrated.public_id).state.by_game)
     assert len(counted) == len(theirs) == 3
     assert {rows(app)[g].status for g in counted} == {"RATED"} and not theirs & set(rows(app))
+
+
+def test_a_game_its_rated_event_annulled_has_an_annulled_row(app):
+    svc = svc_of(app)
+    public_id, _ = new_event(app, rounds=1)
+    annulled, counted = (t.game for t in started(app, public_id).state.tables)
+    svc.write(lambda s: directing.annul(s, load_tournament(s, public_id), ANN, annulled,
+                                        "played by the wrong players"))
+    for game in (annulled, counted):
+        simulate.play_out(svc, game)
+    assert (rows(app)[annulled].status, rows(app)[counted].status) == ("ANNULLED", "RATED")
