@@ -78,6 +78,13 @@ def test_a_played_game_recounts_to_its_outcome_and_its_last_event_before_the_rev
     assert found.ended == datetime.fromisoformat(last.at)
     # Up to an event before the end the game had not ended.
     assert recount(setup, log[:3]) == "the game had not ended at its event 2"
+    # Martian Dice ends with scores: the recount gives them, as numbers.
+    scored = new_game(app)
+    simulate.play_out(svc_of(app), scored)
+    setup, log, outcome = game_log(app, scored)
+    found = recount(setup, log)
+    assert isinstance(found, Recounted) and outcome is not None and outcome.scores is not None
+    assert found.scores == tuple(float(s) for s in outcome.scores)
 
 
 def test_an_aborted_game_has_no_result_and_an_adjudicated_one_the_directors(app):
