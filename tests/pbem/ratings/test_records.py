@@ -21,7 +21,7 @@ from pbem.tournaments.log import load as load_tournament
 
 from ..pipe import svc_of
 from ..tournaments.test_service import new_event, started
-from .test_server import new_game, rows, simulate_one_move
+from .test_server import new_game, rows, simulate_one_move, timed_out_game
 
 ANN = directing_games.Director("Ann")
 
@@ -237,3 +237,9 @@ def test_a_game_its_rated_event_annulled_has_an_annulled_row(app):
     for game in (annulled, counted):
         simulate.play_out(svc, game)
     assert (rows(app)[annulled].status, rows(app)[counted].status) == ("ANNULLED", "RATED")
+
+
+def test_only_the_seat_that_timed_out_is_flagged_in_its_games_row(app):
+    public_id, seat = timed_out_game(app)
+    seats = json.loads(rows(app)[public_id].seats)
+    assert [s["timed_out"] for s in seats] == [n == seat for n in range(3)]
