@@ -153,6 +153,10 @@ def test_a_witness_recounts_a_result_from_its_game_and_names_how_it_differs(app)
         assert witness(event("result", {**honest, "ranks": wrong}), t) == (
             f"game {played}'s log (up to its event {log[-1].seq}) gives places "
             f"{honest['ranks']}, the result says {wrong}")
+        # Every field that differs is named, one after the other.
+        assert witness(event("result", {**honest, "ranks": wrong, "flags": ["bot"]}), t) == (
+            f"game {played}'s log (up to its event {log[-1].seq}) gives places "
+            f"{honest['ranks']}, the result says {wrong}; flags [], the result says ['bot']")
         head = "ab" * 32
         assert witness(event("result", {**honest, "head": head}), t) == (
             f"game {played}'s log has no event with hash {head[:16]}: the result does not come "
@@ -160,13 +164,13 @@ def test_a_witness_recounts_a_result_from_its_game_and_names_how_it_differs(app)
         assert witness(event("result", {**honest, "head": log[2].hash}), t) == (
             f"game {played}: the game had not ended at its event {log[2].seq}, yet the "
             "tournament logged a result")
-        assert witness.checked == 3  # a result whose head is not in the log is not counted
+        assert witness.checked == 4  # a result whose head is not in the log is not counted
         # A director's event other than an adjudication is not the game's to check.
         assert witness(event("director", {"action": "annul", "game": played}), t) == ""
         assert witness(event("director", {"action": "adjudicate", "game": played,
                                           "ranks": honest["ranks"]}), t) == (
             f"game {played}'s log holds no adjudication")
-        assert witness.checked == 3
+        assert witness.checked == 4
 
 
 def test_a_witness_checks_an_adjudication_against_the_one_in_its_game(app):
@@ -174,15 +178,19 @@ def test_a_witness_checks_an_adjudication_against_the_one_in_its_game(app):
     judged = new_game(app)
     simulate_one_move(app, judged)
     ann = directing_games.Director("Ann")
-    svc.write(lambda s: directing_games.adjudicate(s, svc.ctx, judged, ann, "agreed", [2, 1]))
+    svc.write(lambda s: directing_games.adjudicate(s, svc.ctx, judged, ann, "agreed", [2, 1],
+                                                   [10, 25]))
     t = SimpleNamespace(by_game={judged: None})
     with svc.db.read() as s:
         _, log, _ = game_log(app, judged)
         (ruled,) = [e for e in log if e.kind == "adjudicate"]
         scores = ruled.payload.get("scores")
+        assert scores is not None
         witness = Witness(s)
         said = {"action": "adjudicate", "game": judged, "ranks": [2, 1], "scores": scores}
         assert witness(event("director", said), t) == ""
+        # The scores are the game's too: none where the game has some is a difference.
+        assert witness(event("director", {**said, "scores": None}), t) != ""
         assert witness(event("director", {**said, "ranks": [1, 2]}), t) == (
             f"game {judged} was adjudicated [2, 1] (its event {ruled.seq}), the tournament "
             "says [1, 2]")
