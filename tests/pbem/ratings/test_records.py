@@ -12,6 +12,7 @@ from pbem import clock
 from pbem.log import store
 from pbem.models import Event, Game, Player, RatedGameRow
 from pbem.play import director as directing_games
+from pbem.play.start import start_game
 from pbem.ratings import current, records
 from pbem.ratings.core.fold import rebuild
 from pbem.ratings.core.games import RatedGame, Seat, Status
@@ -243,3 +244,15 @@ def test_only_the_seat_that_timed_out_is_flagged_in_its_games_row(app):
     public_id, seat = timed_out_game(app)
     seats = json.loads(rows(app)[public_id].seats)
     assert [s["timed_out"] for s in seats] == [n == seat for n in range(3)]
+
+
+def test_a_seat_of_an_unknown_importee_is_in_the_row_as_nobody_rated(app):
+    svc = svc_of(app)
+    public_id = svc.write(lambda s: start_game(
+        s, svc.ctx, "martian-dice", [("ann@example.org", "Ann"), ("g-seat1@imported.invalid", None)]
+    ).game.public_id)
+    simulate.play_out(svc, public_id)
+    with svc.db.read() as s:
+        ann = s.scalars(select(Player.id).where(Player.email == "ann@example.org")).one()
+    row = rows(app)[public_id]
+    assert [seat["player"] for seat in json.loads(row.seats)] == [str(ann), None]
