@@ -256,3 +256,14 @@ def test_a_seat_of_an_unknown_importee_is_in_the_row_as_nobody_rated(app):
         ann = s.scalars(select(Player.id).where(Player.email == "ann@example.org")).one()
     row = rows(app)[public_id]
     assert [seat["player"] for seat in json.loads(row.seats)] == [str(ann), None]
+
+
+def test_an_adjudicated_game_counts_with_the_directors_places_and_says_so(app):
+    svc = svc_of(app)
+    public_id = new_game(app)
+    while len(moved(app, public_id)) < 2:
+        simulate_one_move(app, public_id)
+    svc.write(lambda s: directing_games.adjudicate(s, svc.ctx, public_id, ANN, "agreed", [2, 1]))
+    row = rows(app)[public_id]
+    assert (row.status, bool(row.adjudicated)) == ("RATED", True)
+    assert [seat["rank"] for seat in json.loads(row.seats)] == [2, 1]
