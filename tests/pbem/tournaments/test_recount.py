@@ -5,10 +5,12 @@ from __future__ import annotations
 from datetime import UTC, datetime, timedelta
 from types import SimpleNamespace
 
-from sqlalchemy import select
+from sqlalchemy import select, update
 
 from pbem.log import store
+from pbem.log.chain import canonical_json
 from pbem.log.games import load
+from pbem.models import Event as GameEvent
 from pbem.models import Game
 from pbem.play import director as directing_games
 from pbem.tournaments import simulate
@@ -217,3 +219,28 @@ def test_a_witness_names_a_difference_without_its_places_while_the_dice_stream_p
     with svc.db.read() as s:
         assert Witness(s)(event("result", {**honest, "ranks": wrong}), t).startswith(
             f"game {done}'s log (up to its event ")
+
+
+def test_a_witness_names_a_game_whose_own_log_fails_its_check(app):
+    svc = svc_of(app)
+    edited, cut = new_game(app, "martian-frisby"), new_game(app, "martian-frisby")
+    for public_id in (edited, cut):
+        simulate.play_out(svc, public_id)
+    t = SimpleNamespace(by_game={edited: None, cut: None})
+    with svc.db.read() as s:
+        results = {g: honest_result(s, g) for g in (edited, cut)}
+    _, log, _ = game_log(app, edited)
+    move = next(e for e in log if e.kind == "move")
+    with svc.db.write() as s:  # a move changed after the game, and a head moved back
+        ids = {g: s.scalars(select(Game.id).where(Game.public_id == g)).one() for g in t.by_game}
+        s.execute(update(GameEvent).where(GameEvent.game_id == ids[edited],
+                                          GameEvent.seq == move.seq)
+                  .values(payload=canonical_json({**move.payload, "action": "forged"})))
+        s.execute(update(Game).where(Game.id == ids[cut]).values(head_seq=2))
+    with svc.db.read() as s:
+        witness = Witness(s)
+        assert witness(event("result", results[edited]), t).startswith(
+            f"game {edited}'s own log fails its check at its event {move.seq} (move): ")
+        assert witness(event("result", results[cut]), t).startswith(
+            f"game {cut}'s own log fails its check at its event ")
+        assert witness.checked == 0
