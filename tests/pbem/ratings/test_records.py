@@ -267,3 +267,15 @@ def test_an_adjudicated_game_counts_with_the_directors_places_and_says_so(app):
     row = rows(app)[public_id]
     assert (row.status, bool(row.adjudicated)) == ("RATED", True)
     assert [seat["rank"] for seat in json.loads(row.seats)] == [2, 1]
+
+
+def test_the_last_game_on_a_shared_dice_stream_to_end_brings_in_the_rows_of_the_others(app):
+    svc = svc_of(app)
+    first, last = new_game(app, stream="s-shared"), new_game(app, stream="s-shared")
+    alone = new_game(app)
+    simulate.play_out(svc, first)
+    assert first not in rows(app)  # its dice are still the other table's to come
+    simulate.play_out(svc, last)
+    simulate.play_out(svc, alone)
+    assert {public_id: row.status for public_id, row in rows(app).items()} == {
+        first: "RATED", last: "RATED", alone: "RATED"}
