@@ -20,11 +20,13 @@ from engine import (
     Roll,
     Rolled,
     SetupError,
+    Shuffled,
     rules_for,
     step,
 )
 from engine.games.frisby import FrisbyState, index, move_error
 from engine.games.frisby.bot import progress
+from engine.games.frisby.notation import read_square
 from engine.testing import chance_event
 
 RULES = rules_for("martian-frisby")
@@ -57,6 +59,13 @@ def top(state: FrisbyState, square: str) -> tuple[int, int] | None:
 def play(state: FrisbyState, text: str, seat: int | None = None) -> FrisbyState:
     seat = state.to_move if seat is None else seat
     return step(RULES, state, Played(seat, RULES.parse_action(state, seat, text)))
+
+
+def refusal(state: FrisbyState, text: str) -> str:
+    """The whole message of a turn the rules refuse."""
+    with pytest.raises(IllegalAction) as caught:
+        play(state, text)
+    return str(caught.value)
 
 
 # --- worked scenarios -----------------------------------------------------------------------
@@ -470,18 +479,16 @@ def test_a_refused_turn_lists_five_legal_turns_and_counts_the_rest(dice, turn, h
 
 
 def test_a_refused_turn_at_the_start_counts_the_legal_turns_not_shown():
-    with pytest.raises(IllegalAction) as caught:
-        play(rolled(started(), 3, 5), "a1-a2 b1-b6")
-    assert str(caught.value) == (
+    assert refusal(rolled(started(), 3, 5), "a1-a2 b1-b6") == (
         "you rolled 3-5, but a1-a2 b1-b6 moves 1 and 5 squares (legal turns include "
         "a1-a4 a1-a6, a1-a4 b1-b6, a1-a6 a1-a4, a1-a6 a6-a3, a1-a6 b1-b4 and 3 more)"
     )
 
 
 def test_a_refused_pass_names_the_first_legal_turn():
-    with pytest.raises(IllegalAction) as caught:
-        play(rolled(started(), 3, 5), "pass")
-    assert str(caught.value) == "you cannot pass: you rolled 3-5 and can play a1-a4 a1-a6"
+    assert refusal(rolled(started(), 3, 5), "pass") == (
+        "you cannot pass: you rolled 3-5 and can play a1-a4 a1-a6"
+    )
 
 
 def test_dump_and_load_round_trip_a_game_before_and_during_play():
@@ -641,18 +648,118 @@ def test_a_single_move_of_neither_die_says_so():
         play(rolled(started(), 3, 5), "a1-a2")
 
 
+# South's 3-pointers on b1 and b7 face North's 3 on b4; only a4 is open to them.
+COLUMNS_ONLY = {
+    "a1": "S1 S2 N3",
+    "b1": "S1 S2 S3",
+    "b7": "S3",
+    "b4": "N3",
+    "a8": "N1 N2",
+    "b8": "N1 N2",
+}
+
+
 def test_with_the_variant_a_seat_whose_only_turns_change_columns_does_not_pass():
-    # South's 3-pointers on b1 and b7 face North's 3 on b4; only a4 is open to them.
-    stacks = {
-        "a1": "S1 S2 N3",
-        "b1": "S1 S2 S3",
-        "b7": "S3",
-        "b4": "N3",
-        "a8": "N1 N2",
-        "b8": "N1 N2",
-    }
+    stacks = COLUMNS_ONLY
     plain = rolled(position(stacks), 3, 3)
     assert plain.last == (SOUTH, "pass") and plain.to_move == NORTH
     variant = rolled(replace(position(stacks), change_columns=True), 3, 3)
     assert variant.dice == (3, 3) and RULES.pending(variant) == Await((SOUTH,), "move")
     assert "b1-a4 a4-a7" in RULES.legal(variant, SOUTH)
+
+
+# --- the notation's limits, off-board names, and the turns behind a win ----------------------
+
+
+def test_notation_of_200_characters_is_read_and_of_201_refused_with_its_length():
+    turn = "a1-a4 b1-b6".ljust(200)
+    assert RULES.parse_action(started(), SOUTH, turn) == "a1-a4 b1-b6"
+    with pytest.raises(InvalidAction) as caught:
+        RULES.parse_action(started(), SOUTH, turn + " ")
+    assert str(caught.value) == (
+        "that is 201 characters long; write two moves like 'a1-a4 b1-b6', a single move "
+        "only if it wins, or 'pass'"
+    )
+
+
+@pytest.mark.parametrize("text", ["a1-a4 b1-b6 please", "a1 x a4", "go a1-a4 b1-b6"])
+def test_squares_among_words_that_are_not_filler_are_refused(text):
+    with pytest.raises(InvalidAction, match="^cannot read "):
+        RULES.parse_action(started(), SOUTH, text)
+
+
+@pytest.mark.parametrize("text", ["a", "a0x", "4a", ""])
+def test_a_bad_square_is_refused_naming_it(text):
+    with pytest.raises(InvalidAction) as caught:
+        read_square(text)
+    assert str(caught.value) == f"{text!r} is not a square like 'a4'"
+
+
+@pytest.mark.parametrize(
+    ("square", "text"), [((2, 1), "c1"), ((3, 4), "d4"), ((0, 9), "a9"), ((1, 0), "b0")]
+)
+def test_a_square_off_the_board_is_named_by_its_file_letter_and_rank(square, text):
+    board = started().board
+    assert move_error(board, SOUTH, (square, (0, 4)), False) == (
+        f"{text}-a4: {text} is off the board (files a-b, ranks 1-8)"
+    )
+
+
+def test_a_winning_move_does_not_cut_short_the_other_turns_of_the_same_die():
+    # South's a7-a8 (a 1) wins; every other turn of the double 1 is still a legal turn.
+    state = position(
+        {"a7": "S3", "a8": "S1 S2", "b8": "S1 S2 S3", "a1": "N1 N2 N3", "b1": "N1 N2 N3"},
+        dice=(1, 1),
+    )
+    assert RULES.legal(state, SOUTH) == (
+        "a7-a6 a6-a5",
+        "a7-a6 a8-a7",
+        "a7-a6 b8-b7",
+        "a7-a8",
+        "b8-b7 a7-a8",
+        "b8-b7 b7-b6",
+    )
+
+
+def test_with_the_variant_the_second_move_may_change_columns_too():
+    legal = RULES.legal(rolled(started(change_columns=True), 3, 5), SOUTH)
+    # a1-a4 then b1-a6 ends as b1-a6 then a1-a4 does; the list shows the first in order.
+    assert "a1-a4 b1-a6" in legal and "b1-a6 a1-a4" not in legal
+
+
+def test_a_finished_game_takes_no_event_and_no_game_of_frisby_takes_a_shuffle():
+    over = step(RULES, rolled(started(), 3, 5), Resigned(SOUTH))
+    for event in (Rolled((1, 2)), Played(NORTH, "a8-a5 b8-b3"), Resigned(NORTH)):
+        with pytest.raises(IllegalAction, match="^the game is over$"):
+            RULES.apply(over, event)
+    with pytest.raises(IllegalAction, match="^Martian Frisby has no use for Shuffled$"):
+        RULES.apply(started(), Shuffled((1, 0)))
+
+
+def test_a_refused_move_of_a_turn_lists_the_movers_legal_turns():
+    hint = (
+        "legal turns include a1-a4 a1-a6, a1-a4 b1-b6, a1-a6 a1-a4, a1-a6 a6-a3, "
+        "a1-a6 b1-b4 and 3 more"
+    )
+    state = rolled(started(), 3, 5)
+    refusals = {
+        "a1-a4 a4-a9": f"a4-a9: a9 is off the board (files a-b, ranks 1-8) ({hint})",
+        "a1-a4": "a turn is two moves, one for each die (3-5); a single move is only "
+        f"complete when it wins ({hint})",
+    }
+    for turn, message in refusals.items():
+        assert refusal(state, turn) == message
+    assert refusal(rolled(started(), 2, 2), "a1-a3 a3-a1") == (
+        "a1-a3 a3-a1 leaves the board as it was; the second move may not undo the first "
+        "(legal turns include a1-a3 a3-a5, a1-a3 b1-b3, b1-b3 b3-b5)"
+    )
+
+
+def test_with_the_variant_a_refused_pass_names_a_turn_that_changes_columns():
+    # With the variant every turn of South's 3-3 changes columns.
+    state = rolled(replace(position(COLUMNS_ONLY), change_columns=True), 3, 3)
+    message = refusal(state, "pass")
+    prefix = "you cannot pass: you rolled 3-3 and can play "
+    assert message.startswith(prefix)
+    example = message.removeprefix(prefix)
+    assert play(state, example).last == (SOUTH, example)

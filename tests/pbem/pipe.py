@@ -5,14 +5,17 @@ from __future__ import annotations
 import html
 import re
 from collections.abc import Callable, Sequence
+from datetime import timedelta
 from typing import Any
 
 from sqlalchemy import func, select
 
+from pbem import clock
 from pbem.links import MoveGrant
 from pbem.log import store
 from pbem.log.games import Loaded, load
 from pbem.models import Event, Game, Outbox, Player, Snapshot
+from pbem.play import deadlines
 from pbem.play.act import Submitted, resign, submit
 from pbem.play.start import start_game, start_mirror
 from pbem.services import Services
@@ -203,3 +206,19 @@ def answer_every_reply(app: Any) -> None:
     with svc_of(app).db.write() as s:
         for player in s.scalars(select(Player)):
             player.reply_answers = "every"
+
+
+THREE = (("ann@example.org", "Ann"), ("bob@example.org", "Bob"), ("cy@example.org", "Cy"))
+
+
+def forfeit_one(app: Any) -> tuple[str, int]:
+    """A three-seat Martian Dice game whose first awaited seat timed out and forfeited (the
+    two others play on): its id and that seat."""
+    svc = svc_of(app)
+    public_id = svc.write(lambda s: start_game(
+        s, svc.ctx, "martian-dice", list(THREE), deadline_hours=10, timeout_policy="forfeit",
+    ).game.public_id)
+    (seat,) = loaded(app, public_id).awaited()
+    since = clock.as_utc(game_row(app, public_id).await_since)
+    deadlines.tick(svc.write, svc.ctx, [public_id], since + timedelta(hours=11))
+    return public_id, seat

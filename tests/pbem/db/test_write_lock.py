@@ -24,6 +24,7 @@ from tests.conftest import make_app
 
 from ..pipe import csrf_in, legal, start, token
 
+LONGEST_HOLD = 60.0  # a process holding the write until its test block ends, at most
 HOLD = 1.5  # how long the other writer holds the lock; a bounded wait ends well before
 
 
@@ -58,25 +59,35 @@ def writing_in_a_thread(db: Database, seconds: float = HOLD) -> Iterator[None]:
 
 
 @contextmanager
-def writing_in_another_process(url: str, seconds: float = HOLD) -> Iterator[int]:
-    """Another pbem process (say `pbem tick`) in the middle of a write."""
+def writing_in_another_process(url: str, seconds: float | None = None) -> Iterator[int]:
+    """Another pbem process (say `pbem tick`) in the middle of a write: it holds the write
+    for `seconds`, or (None) until the block ends, however slow a loaded machine makes the
+    block (at most a minute)."""
+    hold = LONGEST_HOLD if seconds is None else seconds
     script = textwrap.dedent(f"""
-        import sys, time
+        import select, sys
         from sqlalchemy import text
         from pbem.db import Database
         db = Database({url!r})
         with db.write() as s:
             s.execute(text("SELECT 1"))
             print("writing", flush=True)
-            time.sleep({seconds})
+            select.select([sys.stdin], [], [], {hold})
     """)
     with subprocess.Popen(
-        [sys.executable, "-c", script], stdout=subprocess.PIPE, text=True, cwd=Path.cwd()
+        [sys.executable, "-c", script], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+        text=True, cwd=Path.cwd(),
     ) as process:
+        assert process.stdin is not None and process.stdout is not None
         try:
-            assert process.stdout is not None and process.stdout.readline().strip() == "writing"
+            assert process.stdout.readline().strip() == "writing"
             yield process.pid
         finally:
+            try:
+                process.stdin.write("done\n")
+                process.stdin.flush()
+            except BrokenPipeError:
+                pass  # it let go already
             process.wait(30)
 
 

@@ -2,30 +2,19 @@
 
 from __future__ import annotations
 
-from datetime import timedelta
-
 from sqlalchemy import event, text
 
-from pbem import clock
 from pbem.log import games
-from pbem.play import deadlines
 from pbem.play.act import resign
 from pbem.play.start import start_game
 
-from ..pipe import game_row, grant, loaded, move, svc_of
-
-PLAYERS = [("ann@example.org", "Ann"), ("bob@example.org", "Bob"), ("cy@example.org", "Cy")]
+from ..pipe import THREE as PLAYERS
+from ..pipe import forfeit_one, game_row, grant, loaded, move, svc_of
 
 
 def test_a_seat_that_timed_out_and_forfeited_is_a_departure_and_a_resignation_is_not(app):
     svc = svc_of(app)
-    public_id = svc.write(lambda s: start_game(
-        s, svc.ctx, "martian-dice", PLAYERS, deadline_hours=10, timeout_policy="forfeit",
-    ).game.public_id)
-    (seat,) = loaded(app, public_id).awaited()
-    since = clock.as_utc(game_row(app, public_id).await_since)
-
-    deadlines.tick(svc.write, svc.ctx, [public_id], since + timedelta(hours=11))
+    public_id, seat = forfeit_one(app)
 
     after = loaded(app, public_id)
     assert after.gone == {seat: "timed out"}

@@ -2,26 +2,12 @@
 
 from __future__ import annotations
 
-from datetime import timedelta
-
-from pbem import clock
-from pbem.play import deadlines
-from pbem.play.start import start_game
-
-from ..pipe import game_row, loaded, outbox, svc_of
-
-PLAYERS = [("ann@example.org", "Ann"), ("bob@example.org", "Bob"), ("cy@example.org", "Cy")]
+from ..pipe import THREE as PLAYERS
+from ..pipe import forfeit_one, game_row, outbox
 
 
 def test_a_forfeit_in_a_game_that_goes_on_is_mailed_to_the_player_at_once(app, client):
-    svc = svc_of(app)
-    public_id = svc.write(lambda s: start_game(
-        s, svc.ctx, "martian-dice", PLAYERS, deadline_hours=10, timeout_policy="forfeit",
-    ).game.public_id)
-    (seat,) = loaded(app, public_id).awaited()
-    since = clock.as_utc(game_row(app, public_id).await_since)
-
-    deadlines.tick(svc.write, svc.ctx, [public_id], since + timedelta(hours=11))
+    public_id, seat = forfeit_one(app)
 
     assert game_row(app, public_id).status == "active"
     (notice,) = outbox(app, purpose="notice", to_addr=PLAYERS[seat][0])
