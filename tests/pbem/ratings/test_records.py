@@ -102,14 +102,19 @@ def test_rows_come_in_finish_order_and_only_games_over_are_rebuilt(app):
     assert going not in rows(app)
 
 
+def played_games(app, count: int) -> tuple[list[str], list[int]]:
+    """Games of Martian Dice played out one after the other: their public ids and ids."""
+    played = [new_game(app) for _ in range(count)]
+    for public_id in played:
+        simulate.play_out(svc_of(app), public_id)
+    return played, [game_id(app, g) for g in played]
+
+
 def test_rows_finished_at_the_same_moment_come_by_game_id(app):
     # Finish order first, whatever the ids and the order the rows were written; the game id
     # orders games that ended at the same moment, whatever order the database keeps them in.
     svc = svc_of(app)
-    played = [new_game(app) for _ in range(3)]
-    for public_id in played:
-        simulate.play_out(svc, public_id)
-    ids = [game_id(app, g) for g in played]
+    played, ids = played_games(app, 3)
     moment = datetime(2026, 3, 1, 9, 0, tzinfo=UTC)
     with svc.db.write() as s:
         for each, renamed, at in zip(ids, ("g-c", "g-b", "g-a"),
@@ -125,10 +130,7 @@ def test_rows_finished_at_the_same_moment_come_by_game_id(app):
 
 def test_a_rebuild_takes_its_games_a_batch_at_a_time_and_skips_one_that_is_gone(app):
     svc = svc_of(app)
-    played = [new_game(app) for _ in range(3)]
-    for public_id in played:
-        simulate.play_out(svc, public_id)
-    ids = [game_id(app, g) for g in played]
+    played, ids = played_games(app, 3)
     with svc.db.write() as s:
         s.execute(delete(RatedGameRow))
     runs = []
