@@ -12,15 +12,17 @@ from pbem import clock
 from pbem.log import store
 from pbem.models import Event, Game, Player, RatedGameRow
 from pbem.play import director as directing_games
+from pbem.play.start import start_game
 from pbem.ratings import current, records
 from pbem.ratings.core.fold import rebuild
 from pbem.ratings.core.games import RatedGame, Seat, Status
 from pbem.ratings.current import Current
-from pbem.tournaments import simulate
+from pbem.tournaments import directing, simulate
 from pbem.tournaments.log import load as load_tournament
 
 from ..pipe import svc_of
-from .test_server import new_game, rows, simulate_one_move
+from ..tournaments.test_service import new_event, started
+from .test_server import new_game, rows, simulate_one_move, timed_out_game
 
 ANN = directing_games.Director("Ann")
 
@@ -100,12 +102,35 @@ def test_rows_come_in_finish_order_and_only_games_over_are_rebuilt(app):
     assert going not in rows(app)
 
 
+def played_games(app, count: int) -> tuple[list[str], list[int]]:
+    """Games of Martian Dice played out one after the other: their public ids and ids."""
+    played = [new_game(app) for _ in range(count)]
+    for public_id in played:
+        simulate.play_out(svc_of(app), public_id)
+    return played, [game_id(app, g) for g in played]
+
+
+def test_rows_finished_at_the_same_moment_come_by_game_id(app):
+    # Finish order first, whatever the ids and the order the rows were written; the game id
+    # orders games that ended at the same moment, whatever order the database keeps them in.
+    svc = svc_of(app)
+    played, ids = played_games(app, 3)
+    moment = datetime(2026, 3, 1, 9, 0, tzinfo=UTC)
+    with svc.db.write() as s:
+        for each, renamed, at in zip(ids, ("g-c", "g-b", "g-a"),
+                                     (moment, moment, moment + timedelta(hours=1)), strict=True):
+            s.execute(update(Game).where(Game.id == each).values(public_id=renamed))
+            s.execute(update(RatedGameRow).where(RatedGameRow.game_id == each)
+                      .values(finished_at=at))
+    with svc.db.read() as s:
+        found = records.rated_games(s)
+    assert [(g.game, g.finished_at) for g in found] == [
+        ("g-b", moment), ("g-c", moment), ("g-a", moment + timedelta(hours=1))]
+
+
 def test_a_rebuild_takes_its_games_a_batch_at_a_time_and_skips_one_that_is_gone(app):
     svc = svc_of(app)
-    played = [new_game(app) for _ in range(3)]
-    for public_id in played:
-        simulate.play_out(svc, public_id)
-    ids = [game_id(app, g) for g in played]
+    played, ids = played_games(app, 3)
     with svc.db.write() as s:
         s.execute(delete(RatedGameRow))
     runs = []
@@ -204,3 +229,55 @@ def test_a_rated_events_games_have_rows_and_an_unrated_events_have_none(app):
         theirs = set(load_tournament(s, unrated.public_id).state.by_game)
     assert len(counted) == len(theirs) == 3
     assert {rows(app)[g].status for g in counted} == {"RATED"} and not theirs & set(rows(app))
+
+
+def test_a_game_its_rated_event_annulled_has_an_annulled_row(app):
+    svc = svc_of(app)
+    public_id, _ = new_event(app, rounds=1)
+    annulled, counted = (t.game for t in started(app, public_id).state.tables)
+    svc.write(lambda s: directing.annul(s, load_tournament(s, public_id), ANN, annulled,
+                                        "played by the wrong players"))
+    for game in (annulled, counted):
+        simulate.play_out(svc, game)
+    assert (rows(app)[annulled].status, rows(app)[counted].status) == ("ANNULLED", "RATED")
+
+
+def test_only_the_seat_that_timed_out_is_flagged_in_its_games_row(app):
+    public_id, seat = timed_out_game(app)
+    seats = json.loads(rows(app)[public_id].seats)
+    assert [s["timed_out"] for s in seats] == [n == seat for n in range(3)]
+
+
+def test_a_seat_of_an_unknown_importee_is_in_the_row_as_nobody_rated(app):
+    svc = svc_of(app)
+    public_id = svc.write(lambda s: start_game(
+        s, svc.ctx, "martian-dice", [("ann@example.org", "Ann"), ("g-seat1@imported.invalid", None)]
+    ).game.public_id)
+    simulate.play_out(svc, public_id)
+    with svc.db.read() as s:
+        ann = s.scalars(select(Player.id).where(Player.email == "ann@example.org")).one()
+    row = rows(app)[public_id]
+    assert [seat["player"] for seat in json.loads(row.seats)] == [str(ann), None]
+
+
+def test_an_adjudicated_game_counts_with_the_directors_places_and_says_so(app):
+    svc = svc_of(app)
+    public_id = new_game(app)
+    while len(moved(app, public_id)) < 2:
+        simulate_one_move(app, public_id)
+    svc.write(lambda s: directing_games.adjudicate(s, svc.ctx, public_id, ANN, "agreed", [2, 1]))
+    row = rows(app)[public_id]
+    assert (row.status, bool(row.adjudicated)) == ("RATED", True)
+    assert [seat["rank"] for seat in json.loads(row.seats)] == [2, 1]
+
+
+def test_the_last_game_on_a_shared_dice_stream_to_end_brings_in_the_rows_of_the_others(app):
+    svc = svc_of(app)
+    first, last = new_game(app, stream="s-shared"), new_game(app, stream="s-shared")
+    alone = new_game(app)
+    simulate.play_out(svc, first)
+    assert first not in rows(app)  # its dice are still the other table's to come
+    simulate.play_out(svc, last)
+    simulate.play_out(svc, alone)
+    assert {public_id: row.status for public_id, row in rows(app).items()} == {
+        first: "RATED", last: "RATED", alone: "RATED"}
