@@ -1,4 +1,4 @@
-"""The move notation of docs/playing.md read and written piece by piece (engine/games/mars/notation.py)."""
+"""The move notation of docs/playing.md read and written part by part (mars/notation.py)."""
 
 import pytest
 
