@@ -1,9 +1,11 @@
 """The move notation of docs/playing.md read and written part by part (mars/notation.py)."""
 
+from types import SimpleNamespace
+
 import pytest
 
 from engine.errors import InvalidAction
-from engine.games.mars.geometry import EAST, UP, WEST, parse_square
+from engine.games.mars.geometry import EAST, NORTH, UP, WEST, Params, parse_square
 from engine.games.mars.notation import (
     Clause,
     MoveText,
@@ -12,6 +14,17 @@ from engine.games.mars.notation import (
     facing_mark,
     format_move,
     parse,
+)
+from engine.games.mars.words import move_words, seat_name
+
+WORDS = SimpleNamespace(
+    piece_word="Martian",
+    goal_names=("Home", "Government Center", "Supply Depot", "Launch Pad"),
+    limits_named=True,
+)
+# Home on a1 (square 0), so that a move from or onto the first square is described too.
+PARAMS = Params(
+    home=0, goal1=parse_square("h2"), goal2=parse_square("e5"), goal3=parse_square("d8"), martians=3
 )
 
 
@@ -97,3 +110,36 @@ def test_text_that_is_not_a_run_of_steps_is_refused_quoting_it(text):
     with pytest.raises(InvalidAction) as refused:
         parse(text, 2)
     assert "is not a run of steps U, N, E, S, W, F or F3" in str(refused.value)
+
+
+def test_a_seat_is_named_by_its_colour_and_a_seat_past_the_colours_by_number():
+    assert seat_name(0) == "Red"
+    assert seat_name(4) == "Purple"
+    assert seat_name(5) == "seat 5"
+    assert seat_name(-1) == "seat -1"
+
+
+def test_a_step_from_or_onto_the_first_square_is_followed_on_the_board():
+    from_a1 = parse("c4 F", 2)  # the designator is not read here: the square is given
+    assert move_words(WORDS, PARAMS, from_a1, "Red", "small", 0, EAST).startswith(
+        "Red moves the small from a1 (Home) to b1, lying east (1 step of a ?)"
+    )
+    onto_a1 = parse("3: b1 F", 2)
+    assert move_words(WORDS, PARAMS, onto_a1, "Blue", "medium", 1, WEST) == (
+        "Blue moves the medium from b1 to a1 (Home), lying west (1 step of a 3)"
+    )
+
+
+def test_an_entry_that_only_places_its_martian_stays_on_home():
+    entry = parse("1: +N", 2)
+    assert move_words(WORDS, PARAMS, entry, "Red", None, 0, NORTH) == (
+        "Red enters a small Martian on a1 (Home) and stays, lying north (1 step of a 1)"
+    )
+
+
+def test_every_push_of_a_move_is_named_in_order():
+    move = parse("2: a1 F x bS:N x gM:EE", 3)
+    assert move_words(WORDS, PARAMS, move, "Red", "large", 0, NORTH) == (
+        "Red moves the large from a1 (Home) to a2, lying north (1 step of a 2), pushing "
+        "Blue's small 1 square (N), Green's medium 2 squares (EE)"
+    )
