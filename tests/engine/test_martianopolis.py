@@ -121,6 +121,20 @@ def choose(state: MartianopolisState, choices: dict[int, str]) -> MartianopolisS
     return state
 
 
+def two_lying_flat_again() -> MartianopolisState:
+    """Red's L and M crashed last turn and lie flat again this turn; Red's S can move."""
+    racers = {
+        "a11": (P1, L, 11, True),
+        "b15": (P1, M, 15, True),
+        "b20": (P1, S),
+        "c30": (P2, S),
+    }
+    state = with_piles(placed(dealt(2), racers), {P1: ["3♠"], P2: ["4♠"]})
+    state = choose(state, {P1: UP, P2: DOWN})
+    assert state.recovered == (M, L)
+    return state
+
+
 def play(state: MartianopolisState, text: str) -> MartianopolisState:
     pending = RULES.pending(state)
     assert isinstance(pending, Await) and pending.kind == "move"

@@ -9,16 +9,12 @@ from engine.games.martianopolis import parse_clauses
 from tests.engine.test_martianopolis import (
     DOWN,
     P1,
-    P2,
     RULES,
     UP,
-    L,
     M,
     S,
-    choose,
     dealt,
-    placed,
-    with_piles,
+    two_lying_flat_again,
 )
 
 
@@ -53,15 +49,7 @@ def test_a_text_of_exactly_three_hundred_characters_is_still_read():
 
 
 def test_orders_only_for_racers_lying_flat_again_are_refused_naming_them_all():
-    racers = {
-        "a11": (P1, L, 11, True),
-        "b15": (P1, M, 15, True),
-        "b20": (P1, S),
-        "c30": (P2, S),
-    }
-    state = with_piles(placed(dealt(2), racers), {P1: ["3♠"], P2: ["4♠"]})
-    state = choose(state, {P1: UP, P2: DOWN})
-    assert state.recovered == (M, L)
+    state = two_lying_flat_again()
     with pytest.raises(IllegalAction) as caught:
         RULES.parse_action(state, P1, "L: F2; M: F3")
     assert str(caught.value) == (

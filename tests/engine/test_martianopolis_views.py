@@ -7,20 +7,15 @@ from dataclasses import replace
 from engine import Played, Resigned, Shuffled, step
 from engine.games.martianopolis import is_secret
 from tests.engine.test_martianopolis import (
-    DOWN,
     P1,
     P2,
     P3,
     RULES,
     UP,
-    L,
-    M,
-    S,
     choose,
     dealt,
     moving,
-    placed,
-    with_piles,
+    two_lying_flat_again,
 )
 
 
@@ -50,15 +45,7 @@ def test_a_move_of_several_racers_reads_as_one_sentence_per_racer():
 
 
 def test_racers_lying_flat_again_are_named_together_when_their_orders_are_ignored():
-    racers = {
-        "a11": (P1, L, 11, True),
-        "b15": (P1, M, 15, True),
-        "b20": (P1, S),
-        "c30": (P2, S),
-    }
-    state = with_piles(placed(dealt(2), racers), {P1: ["3♠"], P2: ["4♠"]})
-    state = choose(state, {P1: UP, P2: DOWN})
-    assert state.recovered == (M, L)
+    state = two_lying_flat_again()
     action = RULES.parse_action(state, P1, "L: F2; M: F3; S: F5")
     assert action == "L: flat; M: flat; S: F5"
     assert RULES.describe(state, Played(P1, action), P2).startswith(
