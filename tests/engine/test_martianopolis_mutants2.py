@@ -10,16 +10,13 @@ import pytest
 
 from engine import Resigned, Rolled, Shuffle, Shuffled, step
 from engine.errors import IllegalAction, SetupError
+from engine.games.martianopolis import DOWN, UP, Paths, Racer
 from engine.games.martianopolis.paths import End
 from tests.engine.test_martianopolis import (
-    DOWN,
     P1,
     P2,
     P3,
     RULES,
-    UP,
-    Paths,
-    Racer,
     S,
     card,
     choose,
