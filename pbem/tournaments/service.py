@@ -254,7 +254,23 @@ def start(session: Session, ctx: Context, held: Held, now: datetime) -> Held:
     """Close registration, fix the seeding, and pair whatever is due."""
     if held.state.started:
         raise Rejected(f"{held.row.name} has already started")
+    too_few(held)
     return tick(session, ctx, begin(session, held), now)
+
+
+def too_few(held: Held) -> None:
+    """Refuse to start an event that has fewer entrants than its format needs, saying how
+    many have entered and how a player invited by mail enters."""
+    config = held.state.config
+    fmt = formats.format_for(config.system)
+    least, entered = fmt.fewest_entrants(config), len(held.state.active())
+    if entered < least:
+        have = "player has" if entered == 1 else "players have"
+        raise Rejected(
+            f"{held.row.name} cannot start: {entered} {have} entered, and a "
+            f"{fmt.title} needs at least {least}. A player mailed a registration link "
+            "is entered once they open it and confirm."
+        )
 
 
 def begin(session: Session, held: Held) -> Held:
