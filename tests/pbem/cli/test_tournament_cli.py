@@ -39,6 +39,10 @@ def test_a_director_runs_an_event_from_the_command_line(app, runner):
     assert started.exit_code == 0 and "4 players, 2 games paired" in started.output
     assert early.exit_code == 1 and "round 1 is still open" in early.output
     assert "Tie-breaks, in order: Sonneborn-Berger" in table.output
+    heading, first = table.output.splitlines()[2:4]
+    assert heading.split()[:2] == ["Player", "Points"] and first.lstrip().startswith("1. ")
+    end = heading.index("Points") + len("Points")  # each figure right-aligned under its title
+    assert first[end - 1] == "0" and first[end] == " "
     assert "Ann" in table.output and "Points = 0" in table.output
     assert public_id in listed.output and "running" in listed.output
 
