@@ -461,28 +461,21 @@ def test_the_stall_limit_counts_rounds_of_the_seats_still_playing():
     )
 
 
-def test_the_dog_turns_count_and_the_phase_limit_is_named():
+def dog_turn(limit: int):
+    """Blue's Dog turns north, then east, in a Mad Dog phase of at most `limit` Dog turns."""
+    done = {RED: 4, BLUE: 4, GREEN: 3}
+    dog = (BLUE, "a1", "e")
+    options = {"dog_phase_round_limit": limit}
     state = dog_position(
-        {"e6": "gSn"},
-        seats=3,
-        dice=(1, 1),
-        to_move=BLUE,
-        dog=(BLUE, "a1", "e"),
-        finished={RED: 4, BLUE: 4, GREEN: 3},
-        dog_phase_round_limit=2,
+        {"e6": "gSn"}, dice=(1, 1), to_move=BLUE, dog=dog, finished=done, **options
     )
-    state = dog_play(dog_play(state, "1: dog N"), "1: dog E")
+    return dog_play(dog_play(state, "1: dog N"), "1: dog E")
+
+
+def test_the_dog_turns_count_and_the_phase_limit_is_named():
+    state = dog_turn(2)
     assert (state.dog_turns, state.turns, state.result) == (1, 1, None)
-    ended = dog_position(
-        {"e6": "gSn"},
-        seats=3,
-        dice=(1, 1),
-        to_move=BLUE,
-        dog=(BLUE, "a1", "e"),
-        finished={RED: 4, BLUE: 4, GREEN: 3},
-        dog_phase_round_limit=1,
-    )
-    ended = dog_play(dog_play(ended, "1: dog N"), "1: dog E")
+    ended = dog_turn(1)
     assert ended.result is not None
     assert ended.result.reason == (
         "ended by the 1-round Mad Dog phase limit: the Mad Dog phase limit of 1 rounds was "
@@ -490,18 +483,15 @@ def test_the_dog_turns_count_and_the_phase_limit_is_named():
     )
 
 
-def test_the_phase_ends_in_words_when_every_mother_is_done():
-    state = dog_position(
-        {"e4": "gSn"},
-        dice=(1, 5),
-        to_move=BLUE,
-        dog=(BLUE, "d4", "e"),
-        finished={RED: 4, BLUE: 4, GREEN: 3},
+def test_the_phase_ends_in_words_when_the_last_mother_finishes():
+    done = {RED: 4, BLUE: 4, GREEN: 3}
+    last = dog_position(
+        {"g7": "gLe"}, dice=(2, 1), to_move=GREEN, dog=(BLUE, "a1", "e"), finished=done
     )
-    over = dog_play(state, "1: dog F")
+    over = dog_play(last, "2: g7 F U")
     assert over.result is not None
     assert over.result.reason == (
-        "every Mother has finished or been destroyed; scores Red 4, Blue 10, Green 3"
+        "every Mother has finished or been destroyed; scores Red 4, Blue 9, Green 4"
     )
 
 
