@@ -16,6 +16,7 @@ from ..log.games import Loaded, load
 from ..mail.compose import templates
 from ..play.act import submit
 from ..play.start import start_game, start_mirror
+from ..text import one_line
 from .common import fail, player_arg, ready_services
 
 EX_TEMPFAIL = 75  # sysexits.h: a temporary failure, the MTA retries
@@ -113,6 +114,9 @@ def show(game: str) -> None:
             f"{loaded.rules.title} {loaded.game.public_id} ({loaded.game.status}), "
             f"event {loaded.game.head_seq}, head {loaded.game.head_hash[:16]}"
         )
+        wide = max(map(len, pos["seat_names"]))
+        for name, seat in zip(pos["seat_names"], loaded.game.seats, strict=True):
+            click.echo(f"  {name:<{wide}}  {one_line(seat.player.name)} <{seat.player.email}>")
         click.echo(board.rstrip())
         click.echo(pos["awaited_text"])
 

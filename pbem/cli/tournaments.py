@@ -150,7 +150,9 @@ def register(public_id: str, emails: tuple[str, ...], by_mail: bool) -> None:
         return len(emails)
 
     count = write(svc, work)
-    click.echo(f"{count} {'links mailed' if by_mail else 'players registered'}")
+    what = ("registration link mailed", "registration links mailed") if by_mail else (
+        "player registered", "players registered")
+    click.echo(f"{count} {what[count != 1]}")
 
 
 @tournament.command()

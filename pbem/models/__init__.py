@@ -3,6 +3,7 @@
 from .base import Base
 from .games import (
     DEPARTING,
+    DIRECTED,
     DiceCount,
     DiceSecret,
     DiceStream,
@@ -26,6 +27,7 @@ from .tournaments import (
 
 __all__ = [
     "DEPARTING",
+    "DIRECTED",
     "Base",
     "Bounce",
     "DiceCount",

@@ -98,6 +98,9 @@ class GameSeat(Base):
 # The kinds by which a seat may leave a game (a timeout that forfeits, a withdrawal): every
 # load asks for them, so they have an index of their own that holds only those rare events.
 DEPARTING = ("timeout", "resign")
+# What a director did to a game (and a withdrawal from its event, a `resign` that says so):
+# the game's page lists them, so they too have an index that holds only those rare events.
+DIRECTED = ("extend", "replace", "adjudicate", "abort", "resign")
 
 
 class Event(Base):
@@ -108,6 +111,9 @@ class Event(Base):
         Index("ix_events_departures", "game_id",
               sqlite_where=column("kind").in_(DEPARTING),
               postgresql_where=column("kind").in_(DEPARTING)),
+        Index("ix_events_directed", "game_id", "seq",
+              sqlite_where=column("kind").in_(DIRECTED),
+              postgresql_where=column("kind").in_(DIRECTED)),
     )
 
     game_id: Mapped[int] = mapped_column(ForeignKey("games.id"), primary_key=True)

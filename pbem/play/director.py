@@ -67,12 +67,17 @@ def check_ranks(ranks: Sequence[int], seats: int) -> tuple[int, ...]:
     ranks = tuple(int(r) for r in ranks)
     if len(ranks) != seats:
         raise Rejected(f"give one rank per seat: {seats} ranks, not {len(ranks)}")
+    listed = ", ".join(map(str, ranks))
     for rank in ranks:
+        if not 1 <= rank <= seats:
+            raise Rejected(f"ranks {listed}: a game of {seats} seats has places 1 to {seats}, "
+                           f"not {rank}")
         better = sum(other < rank for other in ranks)
         if rank != better + 1:
+            before = "1 seat" if rank == 2 else f"{rank - 1} seats"
             raise Rejected(
-                f"ranks {', '.join(map(str, ranks))} do not describe places: a seat ranked "
-                f"{rank} must have exactly {rank - 1} seats before it (use 1, 1, 3 for a tie)"
+                f"ranks {listed} do not describe places: a seat ranked {rank} must have "
+                f"exactly {before} ranked better (use 1, 1, 3 for a tie)"
             )
     return ranks
 

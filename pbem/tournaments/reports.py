@@ -106,18 +106,30 @@ def setting_fields() -> list[dict[str, Any]]:
 
 
 def standings_lines(held: Held, explain: bool = False) -> list[str]:
-    """The standings as text: the tie-break order, one line a player, the arithmetic."""
+    """The standings as text: the tie-break order, then a table with a heading (a line a
+    player, the figures right-aligned under their titles), and on request the arithmetic."""
     rows = held.standings
-    names = held.state.config.tiebreaks
+    titles = ["Points", *(TIEBREAK_TITLES.get(n, n) for n in held.state.config.tiebreaks)]
     out = [f"{held.row.name} ({held.public_id}): standings after "
            f"{counted(sum(t.result is not None for t in held.state.tables), 'result')}",
-           "Tie-breaks, in order: " + ", ".join(TIEBREAK_TITLES.get(n, n) for n in names)]
-    for row in rows:
-        breaks = "  ".join(figure(value) for _, value in row.tiebreaks)
-        status = "" if row.status == "active" else f" ({row.status})"
-        out.append(f"{row.place:>4}. {row.name}{status}  {figure(row.points)}  {breaks}")
+           "Tie-breaks, in order: " + ", ".join(titles[1:])]
+    players = [row.name + ("" if row.status == "active" else f" ({row.status})")
+               for row in rows]
+    figures = [[figure(row.points), *(figure(value) for _, value in row.tiebreaks)]
+               for row in rows]
+    wide = max([len("Player"), *map(len, players)])
+    widths = [max([len(title), *(len(line[n]) for line in figures)])
+              for n, title in enumerate(titles)]
+
+    def line(place: str, player: str, cells: list[str]) -> str:
+        numbers = "  ".join(f"{cell:>{width}}" for cell, width in zip(cells, widths, strict=True))
+        return f"{place:>5} {player:<{wide}}  {numbers}".rstrip()
+
+    out.append(line("", "Player", titles))
+    for row, player, cells in zip(rows, players, figures, strict=True):
+        out.append(line(f"{row.place}.", player, cells))
         if explain:
-            out += [f"        {line}" for line in row.lines]
+            out += [f"        {text}" for text in row.lines]
             if row.why:
                 out.append(f"        {row.why}")
     return out

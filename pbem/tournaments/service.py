@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import hashlib
 import hmac
-import logging
 import re
 import secrets
 from collections.abc import Callable, Iterable, Mapping
@@ -18,7 +17,6 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from sqlalchemy import select
-from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.orm import Session
 
 import engine
@@ -26,7 +24,7 @@ import engine
 from .. import clock
 from ..bounds import shown
 from ..context import Context
-from ..errors import PbemError, Rejected, StaleTurn
+from ..errors import PbemError, Rejected
 from ..log import dice, store
 from ..log.chain import GENESIS, now_text
 from ..log.games import Loaded, dice_held, load
@@ -34,6 +32,7 @@ from ..models import Game, Player, Tournament, TournamentEntrant, TournamentSecr
 from ..play import director as games
 from ..play.start import TIMEOUT_POLICIES, start_game
 from . import adjudication, duplicate, labels, log, mails, reports
+from .attempts import attempt, in_words, settled
 from .core import entries, formats
 from .core.config import UNFINISHED, check_fits, check_limits, parse_config
 from .core.errors import TournamentError
@@ -44,21 +43,12 @@ from .core.model import Tournament as State
 from .core.plans import Plan
 from .log import Folded, Held
 
-LOG = logging.getLogger(__name__)
 PAIRINGS_PER_TICK = 64  # a round robin pairs a round at a time; bounded so a tick ends
 
 
 def record(session: Session, held: Held, kind: str, payload: dict[str, Any]) -> Held:
     """Fold the event onto the tournament; append it only if the core accepts it."""
     return checked_append(session, held.row, held.state, kind, payload)
-
-
-def in_words(message: str, state: State | None) -> str:
-    """A refusal of the fold as a director reads it: no event number, names for player ids."""
-    text = re.sub(r"^event \d+ \([^)]*\): ", "", message)
-    for entrant in state.entrants if state is not None else ():
-        text = text.replace(repr(entrant.player), entrant.name)
-    return text
 
 
 def checked_append(
@@ -264,7 +254,23 @@ def start(session: Session, ctx: Context, held: Held, now: datetime) -> Held:
     """Close registration, fix the seeding, and pair whatever is due."""
     if held.state.started:
         raise Rejected(f"{held.row.name} has already started")
+    too_few(held)
     return tick(session, ctx, begin(session, held), now)
+
+
+def too_few(held: Held) -> None:
+    """Refuse to start an event that has fewer entrants than its format needs, saying how
+    many have entered and how a player invited by mail enters."""
+    config = held.state.config
+    fmt = formats.format_for(config.system)
+    least, entered = fmt.fewest_entrants(config), len(held.state.active())
+    if entered < least:
+        have = "player has" if entered == 1 else "players have"
+        raise Rejected(
+            f"{held.row.name} cannot start: {entered} {have} entered, and a "
+            f"{fmt.title} needs at least {least}. A player mailed a registration link "
+            "is entered once they open it and confirm."
+        )
 
 
 def begin(session: Session, held: Held) -> Held:
@@ -523,53 +529,6 @@ def carry_on(session: Session, ctx: Context, held: Held, now: datetime, *,
     told, and never undoes what the caller did before it (a move, a withdrawal)."""
     return attempt(session, ctx, held, now,
                    lambda h: tick(session, ctx, h, now, summaries=summaries))
-
-
-NESTED = "pbem.tournament-attempts"  # session.info: how many attempts are under way
-
-
-def attempt(session: Session, ctx: Context, held: Held, now: datetime,
-            step: Callable[[Held], Held]) -> Held:
-    """Do what the server does on its own for an event in a savepoint of the caller's
-    transaction; when it fails, nothing of it is written and the rest of the transaction
-    stands (a game's last move is not refused because the next round cannot be paired).
-
-    The problem, in words, is kept on the event's row for the dashboard, and its directors
-    are told when it is new; the next tick tries again (`tick` clears it). A lost race or a
-    database failure is not a problem of the event: it goes up, so that the whole
-    transaction is retried or refused. Within another attempt (a game that an early round
-    start adjudicates ends, and its hook ticks), the outermost one keeps the problem.
-    """
-    depth = session.info.get(NESTED, 0)
-    session.info[NESTED] = depth + 1
-    try:
-        with session.begin_nested():
-            return step(held)
-    except (StaleTurn, SQLAlchemyError):
-        raise
-    except Exception as e:
-        if depth:
-            raise
-        if isinstance(e, PbemError | TournamentError):
-            problem = in_words(str(e), held.state)
-        else:
-            LOG.exception("tournament %s: the server could not carry it on", held.public_id)
-            problem = "an error in the server itself (the operator's log has the details)"
-    finally:
-        session.info[NESTED] = depth
-    # The savepoint's rollback may have let go of the event's row: take it again.
-    held = log.load(session, held.public_id, for_update=True)
-    if held.row.problem != problem:
-        held.row.problem, held.row.problem_at = problem, now
-        mails.queue_problem(session, ctx, held, problem)
-    return held
-
-
-def settled(held: Held) -> Held:
-    """The event carries on: forget the problem that stopped it, if any."""
-    if held.row.problem is not None:
-        held.row.problem = held.row.problem_at = None
-    return held
 
 
 def tick_all(run: Callable[[Callable[[Session], Any]], Any], ctx: Context,

@@ -53,6 +53,6 @@ def test_orders_only_for_racers_lying_flat_again_are_refused_naming_them_all():
     with pytest.raises(IllegalAction) as caught:
         RULES.parse_action(state, P1, "L: F2; M: F3")
     assert str(caught.value) == (
-        "L and M crashed last turn and only lies flat again this turn, which happens by "
+        "L and M crashed last turn and only lie flat again this turn, which happens by "
         "itself; give the moves of your other racers"
     )

@@ -48,8 +48,9 @@ def test_racers_lying_flat_again_are_named_together_when_their_orders_are_ignore
     state = two_lying_flat_again()
     action = RULES.parse_action(state, P1, "L: F2; M: F3; S: F5")
     assert action == "L: flat; M: flat; S: F5"
-    assert RULES.describe(state, Played(P1, action), P2).startswith(
-        "Red moves S from b20 to b25 (F5) (L and M only "
+    assert RULES.describe(state, Played(P1, action), P2) == (
+        "Red moves S from b20 to b25 (F5) (L and M only lie flat again after their crash, "
+        "so their orders are ignored)"
     )
 
 

@@ -151,8 +151,9 @@ def read_action(state: MartianopolisState, text: str) -> str:
         clauses = tuple((z, FLAT if z in state.recovered else p) for z, p in clauses)
         if all(z in state.recovered for z, _ in clauses):
             names = size_names((z for z, _ in clauses), " and ")
+            lies = "lies" if len(clauses) == 1 else "lie"
             raise IllegalAction(
-                f"{names} crashed last turn and only lies flat again this turn, which "
+                f"{names} crashed last turn and only {lies} flat again this turn, which "
                 "happens by itself; give the moves of your other racers"
             )
     return format_clauses(clauses)

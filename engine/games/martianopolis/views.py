@@ -97,7 +97,10 @@ def describe(state: MartianopolisState, played: Played, viewer: int | None) -> s
     flat = [z for z, p in parse_clauses(action) if p == FLAT]
     if flat:
         names = size_names(flat, " and ")
-        text += f" ({names} only lies flat again after its crash, so its order is ignored)"
+        if len(flat) == 1:
+            text += f" ({names} only lies flat again after its crash, so its order is ignored)"
+        else:
+            text += f" ({names} only lie flat again after their crash, so their orders are ignored)"
     if after.result is not None:
         text += f", and wins: {after.result.reason}"
     return text

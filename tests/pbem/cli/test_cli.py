@@ -20,6 +20,7 @@ from tests.conftest import make_app
 
 from ..pipe import (
     BASE,
+    PLAYERS,
     awaited,
     game_row,
     illegal,
@@ -126,6 +127,9 @@ def test_show_prints_the_position_and_who_must_act(app, runner):
     assert result.exit_code == 0, result.output
     assert f"Martian Frisby {public_id} (active), event {game.head_seq}" in result.output
     assert game.head_hash[:16] in result.output
+    seats = [line.split(maxsplit=1) for line in result.output.splitlines()[1:3]]
+    assert seats == [["South", f"{PLAYERS[0][1]} <{PLAYERS[0][0]}>"],
+                     ["North", f"{PLAYERS[1][1]} <{PLAYERS[1][0]}>"]]  # who sits where
     assert "S1 S2 S3" in result.output and "N1 N2 N3" in result.output
     name = ("South", "North")[awaited(app, public_id)]
     assert f"the game waits for {name} (move)" in result.output

@@ -39,8 +39,31 @@ def test_a_director_runs_an_event_from_the_command_line(app, runner):
     assert started.exit_code == 0 and "4 players, 2 games paired" in started.output
     assert early.exit_code == 1 and "round 1 is still open" in early.output
     assert "Tie-breaks, in order: Sonneborn-Berger" in table.output
+    heading, first = table.output.splitlines()[2:4]
+    assert heading.split()[:2] == ["Player", "Points"] and first.lstrip().startswith("1. ")
+    end = heading.index("Points") + len("Points")  # each figure right-aligned under its title
+    assert first[end - 1] == "0" and first[end] == " "
     assert "Ann" in table.output and "Points = 0" in table.output
     assert public_id in listed.output and "running" in listed.output
+
+
+def test_starting_with_only_mailed_links_says_how_many_entered_and_how_they_enter(runner):
+    """Links mailed are not entries: a director who starts too early is told so, in words,
+    and the event keeps taking entries."""
+    public_id = created(runner)
+    mailed = run(runner, "tournament", "register", public_id, "--mail", *PLAYERS[:3])
+    one = run(runner, "tournament", "register", public_id, PLAYERS[3])
+    started = run(runner, "tournament", "start", public_id)
+    listed = run(runner, "tournament", "list")
+
+    assert mailed.output.strip() == "3 registration links mailed"
+    assert one.output.strip() == "1 player registered"
+    assert started.exit_code == 1
+    assert started.output.strip() == (
+        "Error: Spring open cannot start: 1 player has entered, and a Swiss needs at least "
+        "2. A player mailed a registration link is entered once they open it and confirm."
+    )
+    assert public_id in listed.output and "registering" in listed.output
 
 
 def test_a_format_that_does_not_fit_the_game_exits_with_its_reason(runner):

@@ -1,7 +1,9 @@
-"""Which seats left a game is asked at every load: it reads those events, not the whole log."""
+"""Rare events asked often (which seats left a game, at every load; what its directors did,
+on its page) are read through indexes of their own, not by reading the whole log."""
 
 from __future__ import annotations
 
+import pytest
 from sqlalchemy import event, text
 
 from pbem.log import games
@@ -28,9 +30,15 @@ def test_a_seat_that_timed_out_and_forfeited_is_a_departure_and_a_resignation_is
     assert ended.gone == {seat: "timed out"}  # a resignation is no departure
 
 
-def test_the_departures_are_read_through_their_own_index(app):
+@pytest.mark.parametrize(("ask", "kinds", "index"), [
+    (games.departures, "IN ('timeout', 'resign')", "ix_events_departures"),
+    (games.directed, "IN ('extend', 'replace', 'adjudicate', 'abort', 'resign')",
+     "ix_events_directed"),
+], ids=["departures", "directed"])
+def test_rare_events_are_read_through_their_own_index(app, ask, kinds, index):
     """The kinds are written into the SQL, so both databases can use the partial index
-    (a bound list would leave them reading every event of the game)."""
+    (a bound list would leave them reading every event of the game): the departures asked
+    at every load, the director's actions listed on the game's page."""
     svc = svc_of(app)
     public_id = svc.write(lambda s: start_game(s, svc.ctx, "martian-frisby",
                                                PLAYERS[:2]).game.public_id)
@@ -46,18 +54,18 @@ def test_the_departures_are_read_through_their_own_index(app):
 
         event.listen(connection, "before_cursor_execute", seen)
         try:
-            assert games.departures(session, game_row(app, public_id)) == {}
+            assert not ask(session, game_row(app, public_id))
         finally:
             event.remove(connection, "before_cursor_execute", seen)
         ((statement, parameters),) = [s for s in sent if "events.kind IN" in s[0]]
-        assert "IN ('timeout', 'resign')" in statement
+        assert kinds in statement
         if connection.dialect.name == "sqlite":
             plan = connection.exec_driver_sql(f"EXPLAIN QUERY PLAN {statement}",
                                               parameters).fetchall()
-            assert "ix_events_departures" in " ".join(str(step[-1]) for step in plan)
+            assert index in " ".join(str(step[-1]) for step in plan), plan
         else:
             # A tiny table would be read whole whatever the index: forbid that to see
             # whether the index can answer the query at all.
             connection.execute(text("SET LOCAL enable_seqscan = off"))
             plan = connection.exec_driver_sql(f"EXPLAIN {statement}", parameters).fetchall()
-            assert "ix_events_departures" in " ".join(row[0] for row in plan), plan
+            assert index in " ".join(row[0] for row in plan), plan

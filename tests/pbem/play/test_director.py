@@ -69,7 +69,10 @@ def test_an_adjudicated_game_verifies_and_its_history_says_who_and_why(app, clie
 
 @pytest.mark.parametrize(
     ("ranks", "named"),
-    [([1], "one rank per seat"), ([1, 3], "do not describe places"), ([2, 2], "places")],
+    [([1], "one rank per seat: 2 ranks, not 1"),
+     ([1, 3], "ranks 1, 3: a game of 2 seats has places 1 to 2, not 3"),
+     ([2, 2], "ranks 2, 2 do not describe places: a seat ranked 2 must have exactly 1 seat "
+              "ranked better")],
 )
 def test_impossible_places_are_refused_and_nothing_is_written(app, ranks, named):
     public_id = start(app)
@@ -206,7 +209,7 @@ def test_the_director_page_keeps_the_form_and_names_a_bad_input(app, client):
         "action": "adjudicate", "ranks": "1, 3", "reason": "x", "csrf": csrf_in(page)})
 
     assert refused.status_code == 422
-    assert "do not describe places" in refused.get_data(as_text=True)
+    assert "a game of 2 seats has places 1 to 2, not 3" in refused.get_data(as_text=True)
     assert game_row(app, public_id).status == "active"
 
 

@@ -88,7 +88,7 @@ def test_points_of_tables_are_written_as_people_write_them_on_pages_mails_and_th
         assert not DISAGREES.search(shown), DISAGREES.search(shown)
     assert '<td class="num">0.67</td>' in standings and '<td class="num">0.33</td>' in standings
     assert '<td class="num">0.67</td>' in home
-    assert re.search(r"  2\. P\d  0\.67  ", cli.output), cli.output
+    assert re.search(r"^ +2\. P\d +0\.67 ", cli.output, re.M), cli.output
     assert len(final) == 5  # four players and the director
     second = next(t for t in final if "You are 2nd" in t)
     assert "You are 2nd with 0.67 points from 1 game." in second

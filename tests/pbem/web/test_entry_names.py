@@ -25,7 +25,7 @@ def test_names_given_to_register_by_mail_are_kept_and_shown(app, client, runner)
         assert done.status_code == 303
 
     home = client.get(f"/tournaments/{public_id}").get_data(as_text=True)
-    assert mailed.output.strip() == "2 links mailed"
+    assert mailed.output.strip() == "2 registration links mailed"
     assert "Directed by Dee Director." in home
     assert "Ann Archer" in home and "Bob Bowman" in home
     assert "Player " not in home
