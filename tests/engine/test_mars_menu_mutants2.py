@@ -8,7 +8,6 @@ from __future__ import annotations
 
 from collections import Counter
 
-from engine import Menu
 from tests.engine.test_mars_menu import CROWDED, walk
 from tests.engine.test_martian_race import RED, RULES, position
 
@@ -33,13 +32,10 @@ def test_a_square_from_the_address_bar_is_ignored_where_the_square_is_not_asked(
     # no square is asked; a square typed in the address bar does not filter them.
     spec = {"a2": "rL^", "a3": "bS^ bSe", "b2": "gS^ gSe", "a1": "yS^ ySe"}
     state = position(spec, seats=4, finished={RED: 2}, dice=(2, 3))
-    only = Menu(
-        (("die", "3", "the 3"), ("piece", "a2", "the large Martian on a2, standing")),
-        None,
-        ("3: a2 N F2", "3: a2 E F2"),
-    )
-    assert RULES.menu(state, RED, {"to": "h8"}) == only
-    assert RULES.menu(state, RED, {"die": "3", "piece": "a2", "to": "a1"}) == only
+    plain = RULES.menu(state, RED, {})
+    assert plain.question is None and plain.actions == ("3: a2 N F2", "3: a2 E F2")
+    assert RULES.menu(state, RED, {"to": "h8"}) == plain
+    assert RULES.menu(state, RED, {"die": "3", "piece": "a2", "to": "a1"}) == plain
 
 
 def test_the_stages_offer_only_the_moves_that_keep_the_other_die() -> None:
