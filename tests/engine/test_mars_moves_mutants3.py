@@ -13,7 +13,7 @@ from engine.games.mad_dog import RULES as DOG_RULES
 from engine.games.mars import moves
 from engine.games.mars.state import to_pos
 from tests.engine.test_mad_dog import position as dog_position
-from tests.engine.test_martian_race import play, position
+from tests.engine.test_martian_race import RULES, play, position
 
 RED, BLUE = 0, 1
 
@@ -97,3 +97,23 @@ def test_the_dogs_other_moves_follow_one_that_destroys_what_it_lands_on():
     )
     listed = [t for t in DOG_RULES.legal(state, RED) if t.startswith("1: dog")]
     assert listed == ["1: dog F", "1: dog N", "1: dog S", "1: dog W", "1: dog U"]
+
+
+def test_a_piece_may_not_enter_through_a_home_holding_one_of_its_own_when_only_resting_counts():
+    # With one piece per colour only where it rests, passing a special square is allowed,
+    # but Home is where an entering piece starts, so its own piece there still refuses it.
+    state = position({"a7": "rSe"}, dice=(2, 6), one_per_colour="resting")
+    with pytest.raises(IllegalAction) as caught:
+        play(state, "2: +N F")
+    assert str(caught.value) == "a7 (Home) already holds one of your pieces"
+
+
+def test_pushing_and_growing_on_its_goal_loses_the_other_die_unless_another_piece_uses_it():
+    # Red's small stands up on h2, pushing Blue's small away, and grows into a medium that
+    # cannot spend the 1 there: with no other Martian the 1 goes first. A standing small of
+    # Red's on c4 can spend the 1 lying down, and the push may come first.
+    alone = position({"h5": "rSs", "h2": "bSe"}, dice=(4, 1), finished={RED: 4})
+    assert not [a for a in RULES.legal(alone, RED) if a.startswith("4: h5 F3 U")]
+    assert "1: h5 F" in RULES.legal(alone, RED)
+    helped = position({"h5": "rSs", "h2": "bSe", "c4": "rS^"}, dice=(4, 1), finished={RED: 3})
+    assert "4: h5 F3 U x bS:NN" in RULES.legal(helped, RED)
