@@ -51,16 +51,21 @@ def test_a_piece_that_may_not_stay_where_it_is_leaves_the_move_that_changes_noth
     assert "2: f4 S E" in texts(state, 2, "f4")
 
 
-def test_the_dog_landing_on_its_own_colour_lists_the_push_of_what_survives_its_attack():
-    # Red releases the Dog; landing on Red's large it reduces it to a medium and pushes it.
+def dog_moves(occupant: str, prefix: str) -> list[str]:
+    """Red's Dog on d4 pointing east, the occupant on e4 (Blue has won): its listed moves."""
     state = dog_position(
-        {"e4": "rLn", "a8": "bSn"},
+        {"e4": occupant, "a8": "bSn"},
         finished={BLUE: 4},
         dog=(RED, "d4", "e"),
         dice=(1, 2),
         to_move=RED,
     )
-    listed = [t for t in DOG_RULES.legal(state, RED) if t.startswith("1: dog F")]
+    return [t for t in DOG_RULES.legal(state, RED) if t.startswith(prefix)]
+
+
+def test_the_dog_landing_on_its_own_colour_lists_the_push_of_what_survives_its_attack():
+    # Red released the Dog; landing on Red's large it reduces it to a medium and pushes it.
+    listed = dog_moves("rLn", "1: dog F")
     assert "1: dog F" not in listed
     assert "1: dog F x rM:NNN" in listed
 
@@ -88,14 +93,7 @@ def test_a_piece_may_not_enter_through_a_totally_blocked_home():
 def test_the_dogs_other_moves_follow_one_that_destroys_what_it_lands_on():
     # Landing on Red's small destroys it: nothing is left to push, and the Dog's turns
     # in place are still listed after that move.
-    state = dog_position(
-        {"e4": "rSn", "a8": "bSn"},
-        finished={BLUE: 4},
-        dog=(RED, "d4", "e"),
-        dice=(1, 2),
-        to_move=RED,
-    )
-    listed = [t for t in DOG_RULES.legal(state, RED) if t.startswith("1: dog")]
+    listed = dog_moves("rSn", "1: dog")
     assert listed == ["1: dog F", "1: dog N", "1: dog S", "1: dog W", "1: dog U"]
 
 
