@@ -107,3 +107,19 @@ def test_a_push_with_two_answers_is_asked() -> None:
     east = RULES.menu(state, RED, picked | {"push1": "gL:E"})
     assert east.question is None and len(east.actions) == 8
     assert all(a.startswith("5: c3 W F2 U x gL:E x yS:") for a in east.actions)
+
+
+def test_a_push_every_move_shares_is_passed_over_and_the_next_one_asked() -> None:
+    # Red's medium Martian on e6 ends standing on e8 with the 4 in fifteen ways: the Blue
+    # large there can only go south (d8 and f8 hold Red pairs), so every move pushes it the
+    # same; the Green small's push (three answers) is the one asked, then the Yellow small's
+    # five ways are listed.
+    spec = {"e8": "bL^ gS^ ySn", "e6": "rMn", "d8": "rM^ rM^", "f8": "rS^ rS^"}
+    state = position(spec, seats=4, dice=(4, 1))
+    picked = {"die": "4", "piece": "e6", "to": "e8", "facing": "U"}
+    menu = RULES.menu(state, RED, picked)
+    assert menu.question is not None and menu.question.key == "push2"
+    assert [a[0] for a in menu.question.answers] == ["gS:SE", "gS:SS", "gS:SW"]
+    south = RULES.menu(state, RED, picked | {"push2": "gS:SS"})
+    assert south.question is None and len(south.actions) == 5
+    assert all(a.startswith("4: e6 F2 U x bL:S x gS:SS x yS:S") for a in south.actions)
