@@ -72,3 +72,13 @@ def test_a_seat_without_the_dog_does_not_rest_on_the_dogs_square():
     assert quick.rests(state, RED) is False
     assert resting_reference(state, RED) is False
     assert quick.rests(state, BLUE) is True
+
+
+def test_a_push_that_stacks_the_pushed_piece_on_its_own_colour_is_seen_as_stacked():
+    # Nothing stacked before; the Blue small pushed onto e5 joins a Blue medium there. The
+    # short cut answers, and the stacked flag it leaves must see the new pair (checked by
+    # fast_and_slow against the position rebuilt from scratch).
+    spec = {"c4": "rSe", "e4": "bSn", "e5": "bMe"}
+    fast, answered = fast_and_slow(board(spec, (3, 5)), "3: c4 FF x bS:N")
+    assert isinstance(fast, dict), fast
+    assert answered
