@@ -43,6 +43,13 @@ def test_a_piece_destroyed_on_the_dog_keeps_the_other_die_for_another_piece():
     assert "1: a2 F" in legal
 
 
+def test_a_piece_destroyed_on_the_dog_leaves_the_other_die_to_a_martian_entering():
+    # Red's only Mother on the board is destroyed on a1; the one in reserve enters with the 2.
+    legal = red_moves({"b1": "rSw"}, finished=2)
+    assert "1: b1 F" in legal
+    assert [a for a in legal if a.startswith("2: +")]
+
+
 def test_the_menu_offers_the_step_onto_the_dog_among_the_pieces_other_moves():
     # The step onto the Dog makes a move whose resolution the listing keeps: the menu still
     # sorts it with the piece's other moves by where they end and how they point.
