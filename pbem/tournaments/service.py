@@ -254,7 +254,6 @@ def start(session: Session, ctx: Context, held: Held, now: datetime) -> Held:
     """Close registration, fix the seeding, and pair whatever is due."""
     if held.state.started:
         raise Rejected(f"{held.row.name} has already started")
-    too_few(held)
     return tick(session, ctx, begin(session, held), now)
 
 
@@ -274,7 +273,9 @@ def too_few(held: Held) -> None:
 
 
 def begin(session: Session, held: Held) -> Held:
-    """Log the start with the seeding; the event is running from now on."""
+    """Log the start with the seeding; the event is running from now on (by the director,
+    or at its scheduled time). Refused, in words, while too few players have entered."""
+    too_few(held)
     secret = session.get(TournamentSecret, held.row.id)
     assert secret is not None
     held = record(session, held, "start", {"entrants": seeding_order(held.state, secret.seed)})
