@@ -11,6 +11,8 @@ import click
 from flask.cli import with_appcontext
 from sqlalchemy import select
 
+from engine.figures import counted
+
 from .. import clock
 from ..errors import PbemError
 from ..models import Player, Tournament
@@ -150,9 +152,8 @@ def register(public_id: str, emails: tuple[str, ...], by_mail: bool) -> None:
         return len(emails)
 
     count = write(svc, work)
-    what = ("registration link mailed", "registration links mailed") if by_mail else (
-        "player registered", "players registered")
-    click.echo(f"{count} {what[count != 1]}")
+    click.echo(f"{counted(count, 'registration link')} mailed" if by_mail
+               else f"{counted(count, 'player')} registered")
 
 
 @tournament.command()

@@ -16,6 +16,7 @@ from typing import Any
 from sqlalchemy.orm import Session
 
 import engine
+from engine.figures import counted
 
 from ..context import Context
 from ..errors import Rejected, StaleTurn
@@ -74,10 +75,9 @@ def check_ranks(ranks: Sequence[int], seats: int) -> tuple[int, ...]:
                            f"not {rank}")
         better = sum(other < rank for other in ranks)
         if rank != better + 1:
-            before = "1 seat" if rank == 2 else f"{rank - 1} seats"
             raise Rejected(
                 f"ranks {listed} do not describe places: a seat ranked {rank} must have "
-                f"exactly {before} ranked better (use 1, 1, 3 for a tie)"
+                f"exactly {counted(rank - 1, 'seat')} ranked better (use 1, 1, 3 for a tie)"
             )
     return ranks
 

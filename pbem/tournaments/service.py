@@ -20,6 +20,7 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 import engine
+from engine.figures import counted
 
 from .. import clock
 from ..bounds import shown
@@ -257,18 +258,22 @@ def start(session: Session, ctx: Context, held: Held, now: datetime) -> Held:
     return tick(session, ctx, begin(session, held), now)
 
 
+def entry_count(state: State) -> tuple[int, int]:
+    """How many players have entered, and how many the event's format needs to start."""
+    return len(state.active()), formats.format_of(state).fewest_entrants(state.config)
+
+
 def too_few(held: Held) -> None:
     """Refuse to start an event that has fewer entrants than its format needs, saying how
     many have entered and how a player invited by mail enters."""
-    config = held.state.config
-    fmt = formats.format_for(config.system)
-    least, entered = fmt.fewest_entrants(config), len(held.state.active())
+    entered, least = entry_count(held.state)
     if entered < least:
-        have = "player has" if entered == 1 else "players have"
+        title = formats.format_of(held.state).title
         raise Rejected(
-            f"{held.row.name} cannot start: {entered} {have} entered, and a "
-            f"{fmt.title} needs at least {least}. A player mailed a registration link "
-            "is entered once they open it and confirm."
+            f"{held.row.name} cannot start: {counted(entered, 'player')} "
+            f"{'has' if entered == 1 else 'have'} entered, and a {title} needs at least "
+            f"{least}. A player mailed a registration link is entered once they open it "
+            "and confirm."
         )
 
 
@@ -293,9 +298,8 @@ def awaits_entries(state: State, now: datetime) -> bool:
 def due_to_start(state: State, now: datetime) -> bool:
     """Tell whether an event's scheduled start has come with enough entrants to start."""
     at = state.config.starts_at
-    least = formats.format_of(state).fewest_entrants(state.config)
-    return (not state.started and at is not None and now >= at
-            and len(state.active()) >= least)
+    entered, least = entry_count(state)
+    return not state.started and at is not None and now >= at and entered >= least
 
 
 def away_players(session: Session, held: Held, now: datetime) -> frozenset[str]:
