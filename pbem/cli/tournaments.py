@@ -1,4 +1,5 @@
-"""`pbem tournament`: create, register, start, pair, standings, export, verify, simulate."""
+"""`pbem tournament`: create, register, start, pair, standings, export, verify, simulate
+(`show` and the directors' actions are in modules of their own)."""
 
 from __future__ import annotations
 
@@ -22,7 +23,7 @@ from ..ratings.current import entry_record
 from ..services import Services
 from ..tournaments import directing, exports, mails, reports, service, simulate
 from ..tournaments.log import Held, load
-from . import tournament_directing
+from . import tournament_directing, tournament_show
 from .common import fail, player_arg, ready_services, upgraded_services, write
 from .formats import formats_command, known_system, settings_from, with_settings
 
@@ -269,5 +270,5 @@ def simulate_command(system: str, kind: str, players: int, tables: str | None,
         click.echo(line)
 
 
-for command in tournament_directing.COMMANDS:
+for command in (*tournament_directing.COMMANDS, tournament_show.show):
     tournament.add_command(command)

@@ -1,0 +1,89 @@
+"""`pbem tournament show`: the director's glance at an event from a terminal."""
+
+from __future__ import annotations
+
+import re
+from datetime import UTC, datetime, timedelta
+
+from sqlalchemy import select
+
+from pbem.models import Game, Player
+from pbem.tournaments.log import load
+
+from ..pipe import svc_of
+from .test_tournament_cli import PLAYERS, created, run
+
+
+def started(runner) -> str:
+    public_id = created(runner)
+    assert run(runner, "tournament", "register", public_id, *PLAYERS).exit_code == 0
+    assert run(runner, "tournament", "start", public_id).exit_code == 0
+    return public_id
+
+
+def tables(app, public_id: str):
+    with svc_of(app).db.read() as s:
+        return load(s, public_id).state.tables
+
+
+def test_the_glance_names_the_round_each_game_and_whom_it_waits_for(app, runner):
+    public_id = started(runner)
+    shown = run(runner, "tournament", "show", public_id)
+    lines = shown.output.splitlines()
+
+    assert shown.exit_code == 0, shown.output
+    assert lines[0] == f"Spring open ({public_id}): running, round 1 of 2"
+    assert lines[1] == "Swiss of Martian Frisby, tables of 2."
+    assert "4 active of 4 entrants; 2 games in play." in lines
+    assert "No game is overdue." in lines
+    for table in tables(app, public_id):
+        row = next(line for line in lines if line.startswith(f"  {table.game}  "))
+        assert re.fullmatch(
+            rf"  {table.game}  round 1: \S.* v \S.*: waiting for \S.* until "
+            r"\w{3} \d\d \w{3} \d{4}, \d\d:\d\d UTC", row), row
+    assert any(line.startswith("Next pairing: when the last 2 games of round 1 end") for line in
+               lines)
+    assert any(line.startswith("Nothing to pair now: round 1 is still open") for line in lines)
+    assert "Latest actions:" not in lines  # nobody has acted yet
+
+
+def test_what_needs_the_director_comes_first_and_each_action_says_who_and_why(app, runner):
+    public_id = started(runner)
+    with svc_of(app).db.write() as s:
+        ann = s.scalars(select(Player).where(Player.email == "ann@example.org")).one()
+        ann.mail_failing_at = datetime.now(UTC)
+        ann.mail_failure = "550 no such user"
+        anns, other = sorted(tables(app, public_id), key=lambda t: str(ann.id) not in t.seats)
+        game = s.scalars(select(Game).where(Game.public_id == anns.game)).one()
+        game.await_since = datetime.now(UTC) - timedelta(days=30)
+        leaver = s.get(Player, int(other.seats[0]))
+        leaver_email, leaver_name = leaver.email, leaver.name
+    done = run(runner, "tournament", "withdraw", public_id, leaver_email,
+               "--reason", "moved away")
+    assert done.exit_code == 0, done.output
+
+    lines = run(runner, "tournament", "show", public_id).output.splitlines()
+
+    # The leaver's game ended when they withdrew: Ann's is left in play.
+    assert "3 active of 4 entrants; 1 game in play." in lines
+    overdue = next(line for line in lines if line.startswith("Overdue: "))
+    assert overdue.startswith(f"Overdue: game {anns.game} (")
+    assert overdue.endswith(". The next tick applies the timeout policy.")
+    assert "Mail to Ann bounces: 550 no such user." in lines
+    assert next(line for line in lines if line.startswith(f"  {anns.game}  ")).endswith(
+        " (OVERDUE)")
+    acted = lines[lines.index("Latest actions:") + 1]
+    assert re.fullmatch(r"  \w{3} \d\d \w{3} \d{4}, \d\d:\d\d UTC  the operator withdrew "
+                        rf"{re.escape(leaver_name)}: moved away", acted), acted
+    assert lines.index("Mail to Ann bounces: 550 no such user.") < lines.index("Games in play:")
+
+
+def test_an_unknown_event_is_named_and_a_tournament_id_given_to_show_is_pointed_to(runner):
+    public_id = started(runner)
+    unknown = run(runner, "tournament", "show", "t000000")
+    misdirected = run(runner, "show", public_id)
+
+    assert unknown.exit_code == 1 and "there is no tournament 't000000'" in unknown.output
+    assert misdirected.exit_code == 1
+    assert (f"there is no game '{public_id}': {public_id} is a tournament "
+            f"(`pbem tournament show {public_id}`)") in misdirected.output
