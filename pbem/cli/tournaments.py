@@ -165,8 +165,10 @@ def start(public_id: str) -> None:
     svc = ready_services()
     held = write(svc, lambda s: service.start(s, svc.ctx, load(s, public_id, for_update=True),
                                              clock.utcnow()))
-    click.echo(f"{public_id}: started with {len(held.state.active())} players, "
-               f"{len(held.state.tables)} games paired")
+    click.echo(f"{public_id}: started with {counted(len(held.state.active()), 'player')}, "
+               f"{counted(len(held.state.tables), 'game')} paired; the entrants' mails are queued")
+    for line in reports.paired_lines(held, -1):
+        click.echo(line)
 
 
 @tournament.command()
@@ -186,9 +188,13 @@ def pair(public_id: str, preview: bool) -> None:
             for line in reports.plan_lines(held, plan):
                 click.echo(line)
         return
+    before = held_or_fail(svc, public_id).state.head
     held = write(svc, lambda s: directing.pair_now(s, svc.ctx, load(s, public_id,
                                                                     for_update=True), now))
-    click.echo(f"{public_id}: {len(held.state.tables)} games paired in all")
+    click.echo(f"{public_id}: {counted(len(held.state.tables), 'game')} paired in all; "
+               "the entrants' mails are queued")
+    for line in reports.paired_lines(held, before):
+        click.echo(line)
 
 
 @tournament.command()

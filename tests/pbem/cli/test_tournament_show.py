@@ -87,3 +87,28 @@ def test_an_unknown_event_is_named_and_a_tournament_id_given_to_show_is_pointed_
     assert misdirected.exit_code == 1
     assert (f"there is no game '{public_id}': {public_id} is a tournament "
             f"(`pbem tournament show {public_id}`)") in misdirected.output
+
+
+def test_starting_and_ending_a_rounds_last_game_list_the_games_paired(app, runner):
+    public_id = created(runner)
+    run(runner, "tournament", "register", public_id, *PLAYERS[:3])
+    started_ = run(runner, "tournament", "start", public_id)
+    first = tables(app, public_id)
+
+    lines = started_.output.splitlines()
+    assert lines[0] == (f"{public_id}: started with 3 players, 1 game paired; "
+                        "the entrants' mails are queued")
+    assert lines[1] == "  round 1: 1 game"
+    name = r"(Ann|Bob|Player \d+)"
+    assert re.fullmatch(rf"    {first[0].game}  {name} v {name}", lines[2])
+    assert re.fullmatch(rf"    bye: {name} \(1 point\)", lines[3])
+
+    ended = run(runner, "director", "adjudicate", first[0].game, "--ranks", "1,2",
+                "--reason", "agreed by both")
+    second = [t for t in tables(app, public_id) if t.round == 2]
+    told = ended.output.splitlines()
+    assert ended.exit_code == 0, ended.output
+    assert told[0] == f"{first[0].game}: the game was adjudicated by the operator: agreed by both"
+    assert told[1:3] == [f"Spring open ({public_id}) paired:", "  round 2: 1 game"]
+    assert told[3].startswith(f"    {second[0].game}  ")
+    assert told[4].startswith("    bye: ")
