@@ -33,13 +33,19 @@ def heading(held: Held, board: Dashboard) -> list[str]:
         state += f", round {board.round}" + (f" of {board.rounds}" if board.rounds else "")
     active = sum(1 for e in board.entrants if e.active)
     lead = ", ".join(f"{name} ({role})" for name, role in board.directors)
-    return [
+    lines = [
         f"{held.row.name} ({held.public_id}): {state}",
         reports.describe(held)[0],
         f"Directed by {lead}.",
         f"{active} active of {counted(len(board.entrants), 'entrant')}; "
         f"{counted(len(board.games), 'game')} in play.",
     ]
+    first = [row for row in held.standings if row.place == 1]
+    if t.closed and first:
+        names = " and ".join(row.name for row in first)
+        lines.append(f"Won by {names} with {counted(first[0].points, 'point')} "
+                     f"(`pbem tournament standings {held.public_id}` for the table).")
+    return lines
 
 
 def warnings(held: Held, board: Dashboard) -> list[str]:
@@ -96,7 +102,7 @@ def pairing(held: Held, board: Dashboard) -> list[str]:
     if board.forecast:
         lines += ["Due now (`pbem tournament pair` pairs it):",
                   *(f"  {line}" for line in board.forecast)]
-    elif board.why_not:
+    elif board.why_not and not t.closed:
         lines.append(f"Nothing to pair now: {board.why_not}.")
     return lines
 

@@ -7,6 +7,7 @@ from datetime import UTC, datetime, timedelta
 
 from sqlalchemy import select
 
+from engine.figures import counted
 from pbem.models import Game, Player
 from pbem.tournaments.log import load
 
@@ -112,3 +113,14 @@ def test_starting_and_ending_a_rounds_last_game_list_the_games_paired(app, runne
     assert told[1:3] == [f"Spring open ({public_id}) paired:", "  round 2: 1 game"]
     assert told[3].startswith(f"    {second[0].game}  ")
     assert told[4].startswith("    bye: ")
+
+    run(runner, "director", "adjudicate", second[0].game, "--ranks", "1,2", "--reason", "agreed")
+    over = run(runner, "tournament", "show", public_id).output.splitlines()
+    with svc_of(app).db.read() as s:
+        first = [row for row in load(s, public_id).standings if row.place == 1]
+    assert over[0] == f"Spring open ({public_id}): over, round 2 of 2"
+    winners = " and ".join(row.name for row in first)
+    assert (f"Won by {winners} with {counted(first[0].points, 'point')} "
+            f"(`pbem tournament standings {public_id}` for the table).") in over
+    assert "Next pairing: never: the event is over." in over
+    assert not any(line.startswith("Nothing to pair now") for line in over)
