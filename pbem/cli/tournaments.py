@@ -25,7 +25,7 @@ from ..tournaments import directing, exports, mails, reports, service, simulate
 from ..tournaments.log import Held, load
 from . import tournament_directing, tournament_show
 from .common import fail, player_arg, ready_services, upgraded_services, write
-from .formats import formats_command, known_system, settings_from, with_settings
+from .formats import as_options, formats_command, known_system, settings_from, with_settings
 
 
 def held_or_fail(svc: Services, public_id: str) -> Held:
@@ -107,7 +107,10 @@ def create(name: str, system: str, kind: str, director_email: str, preset: str |
         except ValueError:
             fail(click.BadParameter(f"--tables takes seat counts such as 4,5, not {tables!r}"))
     email, director = player_arg(director_email)
-    held = write(svc, lambda s: service.create(s, player_for(s, email, director), fields))
+    try:
+        held = svc.write(lambda s: service.create(s, player_for(s, email, director), fields))
+    except PbemError as e:
+        fail(PbemError(as_options(str(e), system)))
     click.echo(held.public_id)
     click.echo(f"{svc.settings.base_url}/tournaments/{held.public_id}")
 
