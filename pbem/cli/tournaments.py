@@ -155,9 +155,13 @@ def register(public_id: str, emails: tuple[str, ...], by_mail: bool) -> None:
                                         ctx=svc.ctx)
         return len(emails)
 
+    before = held_or_fail(svc, public_id).state.head
     count = write(svc, work)
     click.echo(f"{counted(count, 'registration link')} mailed" if by_mail
                else f"{counted(count, 'player')} registered")
+    # A late entrant of a rolling or late-entry event may be paired at once.
+    for line in reports.paired_lines(held_or_fail(svc, public_id), before):
+        click.echo(line)
 
 
 @tournament.command()

@@ -124,3 +124,20 @@ def test_starting_and_ending_a_rounds_last_game_list_the_games_paired(app, runne
             f"(`pbem tournament standings {public_id}` for the table).") in over
     assert "Next pairing: never: the event is over." in over
     assert not any(line.startswith("Nothing to pair now") for line in over)
+
+
+def test_a_late_entrant_paired_at_once_is_listed_with_the_game(app, runner):
+    made = run(runner, "tournament", "create", "Rolling", "--system", "rolling-swiss",
+               "--kind", "martian-dice", "--games-per-player", "2", "--max-concurrent", "1",
+               "--director", "dee@example.org")
+    public_id = made.output.split()[0]
+    run(runner, "tournament", "register", public_id, *PLAYERS[:2])
+    run(runner, "tournament", "start", public_id)
+    alone = run(runner, "tournament", "register", public_id, "Mo <mo@example.org>")
+    paired = run(runner, "tournament", "register", public_id, "Ned <ned@example.org>")
+
+    assert alone.output.splitlines() == ["1 player registered"]  # nobody free to meet yet
+    latest = tables(app, public_id)[-1]
+    told = paired.output.splitlines()
+    assert told[:2] == ["1 player registered", "  free players: 1 game"] and len(told) == 3
+    assert told[2] in (f"    {latest.game}  Mo v Ned", f"    {latest.game}  Ned v Mo")
