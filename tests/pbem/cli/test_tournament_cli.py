@@ -74,6 +74,20 @@ def test_a_format_that_does_not_fit_the_game_exits_with_its_reason(runner):
     assert "martian-frisby is played by 2 players; table sizes [4] do not fit" in made.output
 
 
+def test_a_formats_refusal_names_the_options_that_set_what_it_lacks(runner):
+    def create(*settings):
+        return run(runner, "tournament", "create", "Open", "--system", "rolling-swiss",
+                   "--kind", "martian-dice", "--director", "dee@example.org", *settings)
+
+    lacking = create("--games-per-player", "3")
+    too_few = create("--games-per-player", "3", "--max-concurrent", "1", "--pair-min-free", "1")
+
+    assert lacking.exit_code == 1
+    assert "a rolling Swiss needs --games-per-player and --max-concurrent" in lacking.output
+    assert too_few.exit_code == 1
+    assert "'--pair-min-free' must be an integer >= 2, got 1" in too_few.output
+
+
 def test_simulate_plays_a_whole_event_and_reports_standings_and_fairness(runner):
     result = run(runner, "tournament", "simulate", "swiss", "martian-frisby", "--players",
                  "5", "--rounds", "2")
