@@ -129,3 +129,62 @@ def test_a_push_that_makes_the_last_piece_finish_loses_the_other_die():
     after = play(state, "3: f1 F2 U x bS:WW")
     assert on(after, "h1") == ["rM^"]
     assert on(after, "f1") == ["bSw"]
+
+
+def corridor_position() -> MarsState:
+    """Red to play 3 and 1 in the Dog phase, goals moved and goal gates off.
+
+    Without gates any size may stand on any goal. The Market (smalls grow there) is a1,
+    where Red's small lies; the Kennel (larges finish there) is a4, where Green's small
+    stands; Red's large lies on a2 pointing north; Blue's Dog is on a5. Yellow's pairs
+    block b1, b2, b4, a6 and b5 totally (two standing) and c3 partially (one standing, one
+    lying). Red's other Mothers have finished.
+    """
+    return position(
+        {
+            "a1": "rSn",
+            "a2": "rLn",
+            "a4": "gS^",
+            "b1": "yS^ yS^",
+            "b2": "yS^ yS^",
+            "b4": "yS^ yS^",
+            "a6": "yS^ yS^",
+            "b5": "yS^ yS^",
+            "c3": "yS^ ySe",
+        },
+        seats=4,
+        dice=(3, 1),
+        to_move=RED,
+        dog=(BLUE, "a5", "n"),
+        finished={BLUE: 12, RED: 10},
+        goal_gates=False,
+        home="h8",
+        market="a1",
+        well="h1",
+        kennel="a4",
+    )
+
+
+def test_a_pushed_small_pushes_before_it_grows_when_its_owner_chooses_where():
+    # Red's large walks a2-a4, stands up on the Kennel and pushes Green's standing small
+    # three squares: only a1 is open (a5 is the Dog's, its ends beyond are blocked), so the
+    # push has one outcome. There Green's small pushes Red's lying small 1 + 1 (it stands)
+    # + 1 (Red's lies) = 3 squares, to a4 or b3, Green's choice; only then does it grow on
+    # the Market. Had it grown first, as a medium it would push four, and the only end
+    # four squares away is a5, where the Dog would destroy Red's last Mother. Red's large
+    # finishes; either way Red's small can play the 1, so the move is a legal first move.
+    state = corridor_position()
+    pos = to_pos(state)
+    (cand,) = [
+        c for c in moves.candidates(state, RED, state.dice) if c.text == "3: a2 F2 U x gS:SSS"
+    ]
+    assert moves.enables_fast(state, pos, cand, RED, 1) is True
+    assert enables_in_full(state, cand, RED, 1) is True
+    assert "3: a2 F2 U x gS:SSS" in RULES.legal(state, RED)
+    after = play(state, "3: a2 F2 U x gS:SSS")
+    assert RULES.legal(after, GREEN) == ("x rS:NNN", "x rS:NNE")
+    after = play(after, "x rS:NNN", seat=GREEN)
+    assert on(after, "a1") == ["gM^"]
+    assert on(after, "a4") == ["rSn"]
+    assert after.to_move == RED
+    assert after.dice == (1,)
