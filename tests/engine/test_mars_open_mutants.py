@@ -73,6 +73,30 @@ def test_the_dog_standing_up_as_it_lands_pushes_three_where_lying_it_could_push_
     assert after.dog == (BLUE, 0, 0)  # on a1, standing
 
 
+def red_plays_3_and_1(spec: dict[str, str], goals: str, **options: object) -> MarsState:
+    """Red to play a 3 and a 1, Mad Dog's Home, Market, Well and Kennel on these squares."""
+    home, market, well, kennel = goals.split()
+    return position(
+        spec,
+        dice=(3, 1),
+        to_move=RED,
+        home=home,
+        market=market,
+        well=well,
+        kennel=kennel,
+        **options,
+    )
+
+
+def must_use_answers(state: MarsState, text: str) -> tuple[bool, bool]:
+    """Whether a listed move keeps the 1 playable: the short cuts' answer, the full search's."""
+    (cand,) = [c for c in moves.candidates(state, RED, state.dice) if c.text == text]
+    return (
+        moves.enables_fast(state, to_pos(state), cand, RED, 1),
+        enables_in_full(state, cand, RED, 1),
+    )
+
+
 def chained_goal_position() -> MarsState:
     """Red to play 3 and 1 before anyone has won: its small on f1 walks to the Market h1.
 
@@ -81,7 +105,7 @@ def chained_goal_position() -> MarsState:
     smalls block ending on g1, e1 and f2. Red's other Mothers have finished but for its
     standing large on g2.
     """
-    return position(
+    return red_plays_3_and_1(
         {
             "f1": "rSe",
             "g2": "rL^",
@@ -90,13 +114,8 @@ def chained_goal_position() -> MarsState:
             "e1": "gS^ gSe",
             "f2": "gS^ gSe",
         },
-        dice=(3, 1),
-        to_move=RED,
+        "a8 h1 g3 h2",
         finished={RED: 4},
-        home="a8",
-        market="h1",
-        well="g3",
-        kennel="h2",
     )
 
 
@@ -109,19 +128,8 @@ def test_a_push_that_makes_the_last_piece_finish_loses_the_other_die():
     # end on, and with a 1 it can only turn: the 1 is lost that way, so that choice is not
     # a legal first move while the other keeps the 1 playable.
     state = chained_goal_position()
-    pos = to_pos(state)
-    answers = {
-        cand.text: (
-            moves.enables_fast(state, pos, cand, RED, 1),
-            enables_in_full(state, cand, RED, 1),
-        )
-        for cand in moves.candidates(state, RED, state.dice)
-        if cand.text.startswith("3: f1 F2 U")
-    }
-    assert answers == {
-        "3: f1 F2 U x bS:WW": (True, True),
-        "3: f1 F2 U x bS:WN": (False, False),
-    }
+    assert must_use_answers(state, "3: f1 F2 U x bS:WW") == (True, True)
+    assert must_use_answers(state, "3: f1 F2 U x bS:WN") == (False, False)
     listed = [a for a in RULES.legal(state, RED) if a.startswith("3: f1 F2 U")]
     assert listed == ["3: f1 F2 U x bS:WW"]
     with pytest.raises(IllegalAction, match="you must use both dice"):
@@ -140,7 +148,7 @@ def corridor_position() -> MarsState:
     block b1, b2, b4, a6 and b5 totally (two standing) and c3 partially (one standing, one
     lying). Red's other Mothers have finished.
     """
-    return position(
+    return red_plays_3_and_1(
         {
             "a1": "rSn",
             "a2": "rLn",
@@ -152,16 +160,11 @@ def corridor_position() -> MarsState:
             "b5": "yS^ yS^",
             "c3": "yS^ ySe",
         },
+        "h8 a1 h1 a4",
         seats=4,
-        dice=(3, 1),
-        to_move=RED,
         dog=(BLUE, "a5", "n"),
         finished={BLUE: 12, RED: 10},
         goal_gates=False,
-        home="h8",
-        market="a1",
-        well="h1",
-        kennel="a4",
     )
 
 
@@ -174,12 +177,7 @@ def test_a_pushed_small_pushes_before_it_grows_when_its_owner_chooses_where():
     # four squares away is a5, where the Dog would destroy Red's last Mother. Red's large
     # finishes; either way Red's small can play the 1, so the move is a legal first move.
     state = corridor_position()
-    pos = to_pos(state)
-    (cand,) = [
-        c for c in moves.candidates(state, RED, state.dice) if c.text == "3: a2 F2 U x gS:SSS"
-    ]
-    assert moves.enables_fast(state, pos, cand, RED, 1) is True
-    assert enables_in_full(state, cand, RED, 1) is True
+    assert must_use_answers(state, "3: a2 F2 U x gS:SSS") == (True, True)
     assert "3: a2 F2 U x gS:SSS" in RULES.legal(state, RED)
     after = play(state, "3: a2 F2 U x gS:SSS")
     assert RULES.legal(after, GREEN) == ("x rS:NNN", "x rS:NNE")
