@@ -8,13 +8,16 @@ from typing import TypeVar
 
 import click
 from flask.cli import with_appcontext
+from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from ..bounds import MAX_SEATS, numbers, wholes
 from ..errors import PbemError
+from ..models import Game, Tournament
 from ..play import director as actions
 from ..services import Services
-from ..tournaments import directing
+from ..tournaments import directing, reports
+from ..tournaments.log import load
 from .common import fail, player_arg, ready_services
 
 T = TypeVar("T")
@@ -27,6 +30,30 @@ def run(svc: Services, work: Callable[[Session], T]) -> T:
         return svc.write(work)
     except PbemError as e:
         fail(e)
+
+
+def event_head(svc: Services, game: str) -> tuple[str, int] | None:
+    """The tournament a game was paired by, and its log's head before an action on it."""
+    with svc.db.read() as s:
+        found = s.execute(
+            select(Tournament.public_id, Tournament.head_seq)
+            .join(Game, Game.tournament_id == Tournament.id).where(Game.public_id == game)
+        ).one_or_none()
+    return None if found is None else (found[0], found[1])
+
+
+def tell_event(svc: Services, event: tuple[str, int] | None) -> None:
+    """What a game's ending made its tournament do: the games it paired, and byes."""
+    if event is None:
+        return
+    public_id, before = event
+    with svc.db.read() as s:
+        held = load(s, public_id)
+    paired = reports.paired_lines(held, before)
+    if paired:
+        click.echo(f"{held.row.name} ({public_id}) paired:")
+        for line in paired:
+            click.echo(line)
 
 
 def read(parse: Callable[[], T]) -> T:
@@ -53,11 +80,13 @@ def adjudicate(game: str, ranks: str, scores: str | None, reason: str) -> None:
     svc = ready_services()
     ranked = read(lambda: wholes(ranks, "each rank", 1, MAX_SEATS))
     scored = read(lambda: numbers(scores, "each score", *actions.SCORES)) if scores else None
+    event = event_head(svc, game)
     loaded = run(
         svc,
         lambda s: actions.adjudicate(s, svc.ctx, game, actions.OPERATOR, reason, ranked, scored),
     )
     click.echo(f"{game}: {loaded.ruling.text if loaded.ruling else 'adjudicated'}")
+    tell_event(svc, event)
 
 
 @director.command()
@@ -67,8 +96,10 @@ def adjudicate(game: str, ranks: str, scores: str | None, reason: str) -> None:
 def abort(game: str, reason: str) -> None:
     """End a game with no result."""
     svc = ready_services()
+    event = event_head(svc, game)
     run(svc, lambda s: actions.abort(s, svc.ctx, game, actions.OPERATOR, reason))
     click.echo(f"{game}: aborted")
+    tell_event(svc, event)
 
 
 @director.command()

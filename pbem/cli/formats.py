@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from typing import Any, TypeVar
 
@@ -38,6 +39,13 @@ def settings_from(given: dict[str, Any]) -> dict[str, Any]:
         except ValueError as e:
             raise click.BadParameter(f"--setting {key} takes a number, not {value!r}") from e
     return found
+
+
+def as_options(message: str, system: str) -> str:
+    """A format's refusal with each setting it names written as the option that sets it."""
+    for setting in formats.format_for(system).settings:
+        message = re.sub(rf"\b{setting.name}\b", f"--{setting.name.replace('_', '-')}", message)
+    return message
 
 
 def known_system(ctx: click.Context, param: click.Parameter, value: str) -> str:

@@ -7,6 +7,7 @@ from typing import Any
 
 import click
 from flask.cli import with_appcontext
+from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from .. import present
@@ -14,6 +15,7 @@ from ..errors import PbemError, Rejected
 from ..inbox import route
 from ..log.games import Loaded, load
 from ..mail.compose import templates
+from ..models import Tournament
 from ..play.act import submit
 from ..play.start import start_game, start_mirror
 from ..text import one_line
@@ -105,6 +107,8 @@ def show(game: str) -> None:
         try:
             loaded = load(session, game)
         except PbemError as e:
+            if session.scalar(select(Tournament.id).where(Tournament.public_id == game)):
+                fail(PbemError(f"{e}: {game} is a tournament (`pbem tournament show {game}`)"))
             fail(e)
         pos = present.of_game(loaded, None)
         board = templates.get_template(f"games/{loaded.game.kind}/board.txt").render(

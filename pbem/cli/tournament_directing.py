@@ -12,12 +12,12 @@ from flask.cli import with_appcontext
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from engine.figures import figure
+from engine.figures import counted
 
 from ..bounds import number
 from ..models import Player
 from ..play import director as games
-from ..play.start import normalize_email, player_for
+from ..play.start import normalize_email
 from ..services import Services
 from ..tournaments import directing
 from ..tournaments.log import Held, load
@@ -48,9 +48,8 @@ def withdraw(public_id: str, player_email: str, reason: str) -> None:
 
     def work(session: Any) -> Held:
         held = load(session, public_id, for_update=True)
-        player = player_for(session, player_email)
-        return directing.withdraw(session, svc.ctx, held, str(player.id), reason,
-                                  games.OPERATOR)
+        return directing.withdraw(session, svc.ctx, held, entrant_id(session, player_email, held),
+                                  reason, games.OPERATOR)
 
     write(svc, work)
     click.echo(f"{public_id}: {player_email} withdrawn")
@@ -69,9 +68,8 @@ def replace(public_id: str, player_email: str, new_player: str, reason: str) -> 
 
     def work(session: Any) -> Held:
         held = load(session, public_id, for_update=True)
-        old = player_for(session, player_email)
-        return directing.replace(session, svc.ctx, held, games.OPERATOR, str(old.id), email,
-                                 name, reason)
+        return directing.replace(session, svc.ctx, held, games.OPERATOR,
+                                 entrant_id(session, player_email, held), email, name, reason)
 
     write(svc, work)
     click.echo(f"{public_id}: {new_player} replaces {player_email}")
@@ -87,11 +85,14 @@ def as_operator(public_id: str, said: str,
     return done
 
 
-def entrant_id(session: Session, email: str) -> str:
-    """The id of the player with that address; stop naming it when nobody has it."""
+def entrant_id(session: Session, email: str, held: Held) -> str:
+    """The id of the event's entrant with that address; stop naming the address when nobody
+    has it or its player has not entered the event."""
     found = session.scalars(select(Player).where(Player.email == normalize_email(email))).first()
     if found is None:
         fail(click.ClickException(f"nobody has the address {email}"))
+    if str(found.id) not in held.state.seeding:
+        fail(click.ClickException(f"{email} has not entered {held.row.name}"))
     return str(found.id)
 
 
@@ -103,7 +104,7 @@ def entrant_id(session: Session, email: str) -> str:
 def disqualify(public_id: str, player_email: str, reason: str) -> None:
     """Disqualify a player: their unfinished games are resigned, their results stay."""
     as_operator(public_id, f"{player_email} disqualified", lambda s, svc, held: (
-        directing.disqualify(s, svc.ctx, held, games.OPERATOR, entrant_id(s, player_email),
+        directing.disqualify(s, svc.ctx, held, games.OPERATOR, entrant_id(s, player_email, held),
                              reason)))
 
 
@@ -117,8 +118,8 @@ def forbid(public_id: str, player_email: str, other_email: str, reason: str) -> 
     """Never pair these two players together (family, same club...)."""
     as_operator(public_id, f"{player_email} and {other_email} are never paired together",
                 lambda s, svc, held: directing.forbid(
-                    s, held, games.OPERATOR, entrant_id(s, player_email),
-                    entrant_id(s, other_email), reason))
+                    s, held, games.OPERATOR, entrant_id(s, player_email, held),
+                    entrant_id(s, other_email, held), reason))
 
 
 @click.command()
@@ -130,9 +131,10 @@ def forbid(public_id: str, player_email: str, other_email: str, reason: str) -> 
 def bye(public_id: str, player_email: str, points: str, reason: str) -> None:
     """Give a player a bye worth POINTS in the next pairing."""
     scored = read(lambda: number(points, "--points", *directing.BYE_POINTS))
-    as_operator(public_id, f"{player_email} gets a bye worth {figure(scored)}",
-                lambda s, svc, held: directing.bye(s, held, games.OPERATOR,
-                                                   entrant_id(s, player_email), scored, reason))
+    as_operator(public_id, f"{player_email} gets a bye of {counted(scored, 'point')} in the "
+                "next pairing",
+                lambda s, svc, held: directing.bye(
+                    s, held, games.OPERATOR, entrant_id(s, player_email, held), scored, reason))
 
 
 @click.command()

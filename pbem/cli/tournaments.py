@@ -1,4 +1,5 @@
-"""`pbem tournament`: create, register, start, pair, standings, export, verify, simulate."""
+"""`pbem tournament`: create, register, start, pair, standings, export, verify, simulate
+(`show` and the directors' actions are in modules of their own)."""
 
 from __future__ import annotations
 
@@ -22,9 +23,9 @@ from ..ratings.current import entry_record
 from ..services import Services
 from ..tournaments import directing, exports, mails, reports, service, simulate
 from ..tournaments.log import Held, load
-from . import tournament_directing
+from . import tournament_directing, tournament_show
 from .common import fail, player_arg, ready_services, upgraded_services, write
-from .formats import formats_command, known_system, settings_from, with_settings
+from .formats import as_options, formats_command, known_system, settings_from, with_settings
 
 
 def held_or_fail(svc: Services, public_id: str) -> Held:
@@ -106,7 +107,10 @@ def create(name: str, system: str, kind: str, director_email: str, preset: str |
         except ValueError:
             fail(click.BadParameter(f"--tables takes seat counts such as 4,5, not {tables!r}"))
     email, director = player_arg(director_email)
-    held = write(svc, lambda s: service.create(s, player_for(s, email, director), fields))
+    try:
+        held = svc.write(lambda s: service.create(s, player_for(s, email, director), fields))
+    except PbemError as e:
+        fail(PbemError(as_options(str(e), system)))
     click.echo(held.public_id)
     click.echo(f"{svc.settings.base_url}/tournaments/{held.public_id}")
 
@@ -117,10 +121,19 @@ def list_tournaments() -> None:
     """List the tournaments, newest first."""
     svc = ready_services()
     with svc.db.read() as session:
-        rows = session.scalars(select(Tournament).order_by(Tournament.created_at.desc()))
+        rows = session.scalars(select(Tournament).order_by(Tournament.created_at.desc())).all()
+        if not rows:
+            click.echo("No tournaments yet: `pbem tournament create` makes one.")
+            return
+        wide = max(len(row.public_id) for row in rows)
+
+        def line(*cells: str) -> str:
+            public_id, status, system, kind, name = cells
+            return f"{public_id:<{wide}}  {status:<11}  {system:<13}  {kind:<18}  {name}"
+
+        click.echo(line("Id", "Status", "Format", "Game", "Name"))
         for row in rows:
-            click.echo(f"{row.public_id}  {row.status:<11}  {row.system:<13}  {row.kind:<18}  "
-                       f"{row.name}")
+            click.echo(line(row.public_id, row.status, row.system, row.kind, row.name))
 
 
 @tournament.command()
@@ -151,9 +164,13 @@ def register(public_id: str, emails: tuple[str, ...], by_mail: bool) -> None:
                                         ctx=svc.ctx)
         return len(emails)
 
+    before = held_or_fail(svc, public_id).state.head
     count = write(svc, work)
     click.echo(f"{counted(count, 'registration link')} mailed" if by_mail
                else f"{counted(count, 'player')} registered")
+    # A late entrant of a rolling or late-entry event may be paired at once.
+    for line in reports.paired_lines(held_or_fail(svc, public_id), before):
+        click.echo(line)
 
 
 @tournament.command()
@@ -164,8 +181,10 @@ def start(public_id: str) -> None:
     svc = ready_services()
     held = write(svc, lambda s: service.start(s, svc.ctx, load(s, public_id, for_update=True),
                                              clock.utcnow()))
-    click.echo(f"{public_id}: started with {len(held.state.active())} players, "
-               f"{len(held.state.tables)} games paired")
+    click.echo(f"{public_id}: started with {counted(len(held.state.active()), 'player')}, "
+               f"{counted(len(held.state.tables), 'game')} paired; the entrants' mails are queued")
+    for line in reports.paired_lines(held, -1):
+        click.echo(line)
 
 
 @tournament.command()
@@ -185,9 +204,13 @@ def pair(public_id: str, preview: bool) -> None:
             for line in reports.plan_lines(held, plan):
                 click.echo(line)
         return
+    before = held_or_fail(svc, public_id).state.head
     held = write(svc, lambda s: directing.pair_now(s, svc.ctx, load(s, public_id,
                                                                     for_update=True), now))
-    click.echo(f"{public_id}: {len(held.state.tables)} games paired in all")
+    click.echo(f"{public_id}: {counted(len(held.state.tables), 'game')} paired in all; "
+               "the entrants' mails are queued")
+    for line in reports.paired_lines(held, before):
+        click.echo(line)
 
 
 @tournament.command()
@@ -269,5 +292,5 @@ def simulate_command(system: str, kind: str, players: int, tables: str | None,
         click.echo(line)
 
 
-for command in tournament_directing.COMMANDS:
+for command in (*tournament_directing.COMMANDS, tournament_show.show):
     tournament.add_command(command)

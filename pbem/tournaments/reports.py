@@ -149,6 +149,22 @@ def plan_lines(held: Held, plan: Plan) -> list[str]:
     return out
 
 
+def paired_lines(held: Held, since: int) -> list[str]:
+    """The pairings logged after event `since`: each game with its players, the byes and
+    who was away (what a director reads after starting or pairing)."""
+    t = held.state
+    out = []
+    for pairing in (p for p in t.pairings if p.seq > since):
+        label = f"round {pairing.round}" if pairing.round is not None else "free players"
+        out.append(f"  {label}: {counted(len(pairing.games), 'game')}")
+        out += [f"    {game}  " + " v ".join(name_of(t, p) for p in t.by_game[game].seats)
+                for game in pairing.games]
+        out += [f"    bye: {name_of(t, b.player)} ({counted(b.points, 'point')})"
+                for b in t.byes if b.seq == pairing.seq]
+        out += [f"    away: {name_of(t, p)} (on vacation, not paired)" for p in pairing.away]
+    return out
+
+
 @dataclass(frozen=True)
 class Cell:
     """One game in a crosstable, from one player's side."""

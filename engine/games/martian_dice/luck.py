@@ -25,9 +25,13 @@ class TurnLuck(LuckModel):
     )
 
     def roll(self, state: Any, values: tuple[int, ...]) -> RollLuck | None:
-        """A turn's roll; who starts and the death-ray duel are not dice a turn is played with."""
+        """A turn's roll; who starts and the death-ray duel are not dice a turn is played with.
+
+        No seat is to move before the starting seat is drawn, nor in the duel (`finish`
+        clears the seat to move before it starts one), so `to_move` alone tells them apart.
+        """
         assert isinstance(state, DiceState)
-        if state.first is None or state.dueling or state.to_move is None:
+        if state.to_move is None:
             return None
         got = roll_worth(state.aside, counts_of(values))
         return RollLuck(state.to_move, got, expected_roll(state.aside))

@@ -79,8 +79,9 @@ class History:
 
     @classmethod
     def from_rows(cls, rows: Sequence[Row]) -> History:
-        """Return the history of these points, given as rows of Point fields."""
-        return cls(*zip(*rows, strict=True)) if rows else cls()
+        """Return the history of these points, given as rows of Point fields (no rows zip to
+        no columns: an empty history)."""
+        return cls(*zip(*rows, strict=True))
 
     def __len__(self) -> int:
         return len(self.game)

@@ -44,7 +44,14 @@ def test_a_director_runs_an_event_from_the_command_line(app, runner):
     end = heading.index("Points") + len("Points")  # each figure right-aligned under its title
     assert first[end - 1] == "0" and first[end] == " "
     assert "Ann" in table.output and "Points = 0" in table.output
-    assert public_id in listed.output and "running" in listed.output
+    heading, row = listed.output.splitlines()
+    assert heading.split() == ["Id", "Status", "Format", "Game", "Name"]
+    assert row.split() == [public_id, "running", "swiss", "martian-frisby", "Spring", "open"]
+
+
+def test_a_list_of_no_tournaments_says_how_to_make_one(runner):
+    listed = run(runner, "tournament", "list")
+    assert listed.output == "No tournaments yet: `pbem tournament create` makes one.\n"
 
 
 def test_starting_with_only_mailed_links_says_how_many_entered_and_how_they_enter(runner):
@@ -72,6 +79,20 @@ def test_a_format_that_does_not_fit_the_game_exits_with_its_reason(runner):
                "dee@example.org")
     assert made.exit_code == 1
     assert "martian-frisby is played by 2 players; table sizes [4] do not fit" in made.output
+
+
+def test_a_formats_refusal_names_the_options_that_set_what_it_lacks(runner):
+    def create(*settings):
+        return run(runner, "tournament", "create", "Open", "--system", "rolling-swiss",
+                   "--kind", "martian-dice", "--director", "dee@example.org", *settings)
+
+    lacking = create("--games-per-player", "3")
+    too_few = create("--games-per-player", "3", "--max-concurrent", "1", "--pair-min-free", "1")
+
+    assert lacking.exit_code == 1
+    assert "a rolling Swiss needs --games-per-player and --max-concurrent" in lacking.output
+    assert too_few.exit_code == 1
+    assert "'--pair-min-free' must be an integer >= 2, got 1" in too_few.output
 
 
 def test_simulate_plays_a_whole_event_and_reports_standings_and_fairness(runner):

@@ -5,6 +5,8 @@ from __future__ import annotations
 from dataclasses import astuple
 from datetime import UTC, datetime, timedelta
 
+import pytest
+
 from pbem.ratings.core.state import History, Point, Standing
 
 T0 = datetime(2026, 1, 1, tzinfo=UTC)
@@ -33,6 +35,13 @@ def test_adding_points_one_by_one_gives_the_same_history():
 def test_an_empty_history_has_no_points():
     assert History.from_rows([]) == History()
     assert len(History()) == 0 and History().points == ()
+
+
+def test_a_row_with_a_field_missing_is_refused_rather_than_leaving_a_column_short():
+    # Kept by column, a short row would leave `places` shorter than `game`: points then
+    # could not be read back. The rows must all have every field.
+    with pytest.raises(ValueError, match="zip"):
+        History.from_rows([*ROWS, ROWS[0][:-1]])
 
 
 def test_a_standing_shows_its_rating_and_whether_it_is_provisional():

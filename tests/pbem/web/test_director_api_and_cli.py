@@ -172,11 +172,22 @@ def test_the_operator_disqualifies_forbids_gives_a_bye_and_takes_back_from_the_c
                                   "bob@example.org", "--reason", "same club"])
     nobody = runner.invoke(args=["tournament", "disqualify", public_id, "zed@example.org",
                                  "--reason", "cheating"])
+    # Eve is invited, not entered: the operator is told so, in words, and nothing is made.
+    outsider = runner.invoke(args=["tournament", "withdraw", public_id, "eve@example.org",
+                                   "--reason", "asked to"])
+    stranger = runner.invoke(args=["tournament", "replace", public_id, "zed@example.org",
+                                   "Zoe <zoe@example.org>", "--reason", "asked to"])
 
     assert invited.exit_code == 0 and "registration links mailed to Eve" in invited.output
     assert len(outbox(app, to_addr="eve@example.org")) == 1
     assert forbade.exit_code == 0, forbade.output
     assert nobody.exit_code != 0 and "nobody has the address zed@example.org" in nobody.output
+    assert outsider.exit_code != 0
+    assert "eve@example.org has not entered Action cup" in outsider.output
+    assert stranger.exit_code != 0 and "nobody has the address zed@example.org" in stranger.output
+    with svc_of(app).db.read() as s:
+        made = s.scalars(select(Player.email).where(Player.email.like("z%"))).all()
+    assert made == []
     assert runner.invoke(args=["tournament", "start", public_id]).exit_code == 0
     with svc_of(app).db.read() as s:
         state = load(s, public_id).state
@@ -191,7 +202,8 @@ def test_the_operator_disqualifies_forbids_gives_a_bye_and_takes_back_from_the_c
                                        "--reason", "abusive mails"])
 
     assert bad_bye.exit_code != 0 and "--points must be a number" in bad_bye.output
-    assert gave.exit_code == 0 and "a bye worth 0.5" in gave.output
+    assert gave.exit_code == 0
+    assert "di@example.org gets a bye of 0.5 points in the next pairing" in gave.output
     assert took_back.exit_code == 0, took_back.output
     assert disqualified.exit_code == 0, disqualified.output
     bob = ids(app, "bob@example.org")[0]
