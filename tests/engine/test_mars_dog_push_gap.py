@@ -22,16 +22,20 @@ from __future__ import annotations
 
 import pytest
 
+import engine
 from engine import IllegalAction
 from engine.games.mad_dog import RULES
 from engine.games.mars.choices import bot_action
+from engine.games.mars.rules import MarsRules
 from engine.games.mars.state import MarsState
 from tests.engine.test_mad_dog import on, play, position
 
 RED, BLUE, GREEN, YELLOW = 0, 1, 2, 3
 
 
-def red_enters(c1: str = "gS^ gS^", dice: tuple[int, int] = (1, 3)) -> MarsState:
+def red_enters(
+    c1: str = "gS^ gS^", dice: tuple[int, int] = (1, 3), rules: MarsRules = RULES
+) -> MarsState:
     """Four players, Yellow has won and runs the Dog, lying on a1; Red to play.
 
     Mad Dog's squares are moved into the corner (all allowed options): Home b1, Well a1
@@ -50,12 +54,10 @@ def red_enters(c1: str = "gS^ gS^", dice: tuple[int, int] = (1, 3)) -> MarsState
         market="h1",
         well="a1",
         kennel="b2",
+        rules=rules,
     )
 
 
-@pytest.mark.xfail(
-    strict=True, reason="the push onto the Dog asks only whether the Dog's push has any path"
-)
 def test_a_mother_is_not_pushed_onto_the_dog_where_the_dog_could_push_her_nowhere():
     # Red's small enters on Home lying and pushes Blue's standing medium 1 square (1, no
     # bonus): c1 is blocked and the Kennel b2 admits only larges, so only onto the Dog on
@@ -92,3 +94,17 @@ def test_where_the_mother_pushed_back_could_push_on_the_dog_sends_her_back():
     assert on(after, "b1") == ["bS^", "rSw"]
     assert after.chooser == BLUE
     assert RULES.legal(after, BLUE)
+
+
+def test_a_game_begun_under_rules_version_3_replays_as_it_was_played():
+    # Version 3 allowed that push (the Mother stayed on the Dog's square); a game begun under
+    # it keeps its rules, so a log that recorded the entry still replays (docs/architecture.md,
+    # "Rules versions and the golden corpus"). New games start at version 4.
+    old = engine.rules_for("mad-dog", 3)
+    state = red_enters(rules=old)
+    assert "1: +W x bM:W" in old.legal(state, RED)
+    after = play(state, "1: +W x bM:W", rules=old)
+    assert on(after, "a1") == ["bS^"] and after.dog is not None
+    assert "dog_push_ends" not in old.dump(state)["params"]  # its snapshots are as they were
+    assert RULES.version == 4 and RULES.dump(red_enters())["params"]["dog_push_ends"] is True
+    assert engine.rules_for("martian-race").version == 4
