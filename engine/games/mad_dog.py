@@ -66,7 +66,9 @@ class MadDog(MarsRules):
 
     kind = "mad-dog"
     title = "Mad Dog"
-    version = 3  # 2: the last event records its whole chain; 3: limits off and named
+    # 2: the last event records its whole chain; 3: limits off and named; 4: a push onto the
+    # Dog is allowed only where the Dog could then push the piece (its ends' enemies too)
+    version = 4
     seats = (2, 3, 4)
     piece_word = "Mother"
     goal_names = ("Home", "Market", "Well", "Kennel")

@@ -159,7 +159,9 @@ class MartianRace(MarsRules):
 
     kind = "martian-race"
     title = "Martian Race"
-    version = 3  # 2: the last event records its whole chain; 3: limits off and named
+    # 2: the last event records its whole chain; 3: limits off and named; 4: a push onto the
+    # Dog is allowed only where the Dog could then push the piece (its ends' enemies too)
+    version = 4
     seats = (2, 3, 4, 5)
     options: tuple[Option, ...] = (
         Option(
@@ -213,14 +215,18 @@ class MartianRace(MarsRules):
 
 
 def older_versions(newest: type[MarsRules]) -> tuple[MarsRules, ...]:
-    """Rules versions 1 and 2 of a movement-system game, made from its newest class.
+    """Rules versions 1 to 3 of a movement-system game, made from its newest class.
 
-    Version 2 had the stall and turn limits on by default and its outcomes did not name
-    them; version 1 also kept only the last event's own sentence, not its whole chain.
+    Version 3 let a push end on the Dog's square wherever the Dog's push had a path, even
+    one whose end held an enemy that could not be pushed (the Mother then stayed on the
+    Dog's square); version 2 also had the stall and turn limits on by default and its
+    outcomes did not name them; version 1 also kept only the last event's own sentence,
+    not its whole chain.
     """
+    v3 = type(f"{newest.__name__}V3", (newest,), {"version": 3, "dog_push_ends": False})
     v2 = type(
         f"{newest.__name__}V2",
-        (newest,),
+        (v3,),
         {
             "version": 2,
             "limits_named": False,
@@ -228,7 +234,7 @@ def older_versions(newest: type[MarsRules]) -> tuple[MarsRules, ...]:
         },
     )
     v1 = type(f"{newest.__name__}V1", (v2,), {"version": 1, "chain_last": False})
-    return v1(), v2()
+    return v1(), v2(), v3()
 
 
 RULES = MartianRace()

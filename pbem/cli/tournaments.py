@@ -121,10 +121,19 @@ def list_tournaments() -> None:
     """List the tournaments, newest first."""
     svc = ready_services()
     with svc.db.read() as session:
-        rows = session.scalars(select(Tournament).order_by(Tournament.created_at.desc()))
+        rows = session.scalars(select(Tournament).order_by(Tournament.created_at.desc())).all()
+        if not rows:
+            click.echo("No tournaments yet: `pbem tournament create` makes one.")
+            return
+        wide = max(len(row.public_id) for row in rows)
+
+        def line(*cells: str) -> str:
+            public_id, status, system, kind, name = cells
+            return f"{public_id:<{wide}}  {status:<11}  {system:<13}  {kind:<18}  {name}"
+
+        click.echo(line("Id", "Status", "Format", "Game", "Name"))
         for row in rows:
-            click.echo(f"{row.public_id}  {row.status:<11}  {row.system:<13}  {row.kind:<18}  "
-                       f"{row.name}")
+            click.echo(line(row.public_id, row.status, row.system, row.kind, row.name))
 
 
 @tournament.command()

@@ -101,6 +101,10 @@ class Params:
     dog_round_limit: int = 0
     max_turns: int = 0
     stall_rounds: int = 0
+    # From rules version 4 (a version switch, not an option): a push that ends on the Dog's
+    # square is allowed only where the Dog's push has an end as the resolution finds one,
+    # its enemies there pushable too; before, any path of the Dog's push would do.
+    dog_push_ends: bool = False
 
     # Derived tuples are cached in the instance's __dict__ (cached_property writes there
     # directly, which a frozen dataclass allows): they take no part in equality or asdict.

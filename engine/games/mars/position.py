@@ -295,9 +295,12 @@ class Pos:
         for enemy in enemies:
             if not hyp.can_push(enemy, square, hyp.distance(piece, enemy), depth - 1, masks):
                 return False
-        return not dog_here or hyp.can_push(
-            piece, square, hyp.distance(DOG, piece), depth - 1, masks
-        )
+        # The Dog's push is looked for as the resolution makes it (Resolution.allowed refuses
+        # ends whose enemies cannot be pushed), at a push's arrival too, so that a Mother is
+        # never left on the Dog's square with nowhere to go (rules version 4; before, a push's
+        # arrival asked only for a path).
+        reach = 1 if self.params.dog_push_ends else depth - 1
+        return not dog_here or hyp.can_push(piece, square, hyp.distance(DOG, piece), reach, masks)
 
     def landing_ok(self, piece: int, square: int, facing: int) -> bool:
         """Whether a move may end here: every occupant can be pushed or is destroyed (§1.6d)."""

@@ -48,6 +48,7 @@ class MarsRules(Rules[MarsState]):
     # Version switches (see engine/games/__init__.py): what older rules versions did.
     chain_last = True  # from version 2: the last event keeps its whole chain of sentences
     limits_named = True  # from version 3: a limit's outcome says "ended by the ... limit"
+    dog_push_ends = True  # from version 4: a push onto the Dog needs an end of its push
 
     @abstractmethod
     def make_params(self, seats: int, options: Mapping[str, OptionValue]) -> Params:
@@ -57,6 +58,8 @@ class MarsRules(Rules[MarsState]):
         """Everyone's Martians in reserve as smalls; the first seat rolls first."""
         self.check_seats(seats)
         params = self.make_params(seats, self.resolve_options(options))
+        if self.dog_push_ends:
+            params = replace(params, dog_push_ends=True)
         pieces = tuple(Piece(s, 1, RESERVE) for s in range(seats) for _ in range(params.martians))
         return MarsState(
             params=params,
@@ -158,6 +161,8 @@ class MarsRules(Rules[MarsState]):
 
     def dump(self, state: MarsState) -> dict[str, Any]:
         data = dump_state(state)
+        if not data["params"]["dog_push_ends"]:  # versions 1 to 3 had no such parameter
+            del data["params"]["dog_push_ends"]
         if not self.chain_last and data["last"] is not None:
             data["last"][2] = data["last"][2][-1]  # version 1 kept one sentence
         return data

@@ -44,7 +44,14 @@ def test_a_director_runs_an_event_from_the_command_line(app, runner):
     end = heading.index("Points") + len("Points")  # each figure right-aligned under its title
     assert first[end - 1] == "0" and first[end] == " "
     assert "Ann" in table.output and "Points = 0" in table.output
-    assert public_id in listed.output and "running" in listed.output
+    heading, row = listed.output.splitlines()
+    assert heading.split() == ["Id", "Status", "Format", "Game", "Name"]
+    assert row.split() == [public_id, "running", "swiss", "martian-frisby", "Spring", "open"]
+
+
+def test_a_list_of_no_tournaments_says_how_to_make_one(runner):
+    listed = run(runner, "tournament", "list")
+    assert listed.output == "No tournaments yet: `pbem tournament create` makes one.\n"
 
 
 def test_starting_with_only_mailed_links_says_how_many_entered_and_how_they_enter(runner):
