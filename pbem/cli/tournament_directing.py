@@ -125,16 +125,17 @@ def forbid(public_id: str, player_email: str, other_email: str, reason: str) -> 
 @click.command()
 @click.argument("public_id")
 @click.argument("player_email")
-@click.option("--points", required=True, help="What the bye scores (a win is 1).")
+@click.option("--points", required=True, help="What it scores (a win is 1).")
 @click.option("--reason", required=True)
 @with_appcontext
 def bye(public_id: str, player_email: str, points: str, reason: str) -> None:
-    """Give a player a bye worth POINTS in the next pairing."""
+    """Give a player POINTS without a game (a director's bye: they are still paired)."""
     scored = read(lambda: number(points, "--points", *directing.BYE_POINTS))
-    as_operator(public_id, f"{player_email} gets a bye of {counted(scored, 'point')} in the "
-                "next pairing",
+    as_operator(public_id, f"{player_email} is given {counted(scored, 'point')} without a game "
+                "(and is paired as before); they are told by mail",
                 lambda s, svc, held: directing.bye(
-                    s, held, games.OPERATOR, entrant_id(s, player_email, held), scored, reason))
+                    s, svc.ctx, held, games.OPERATOR, entrant_id(s, player_email, held), scored,
+                    reason))
 
 
 @click.command()

@@ -15,6 +15,8 @@ from typing import Any
 from sqlalchemy import exists, select
 from sqlalchemy.orm import Session
 
+from engine.figures import counted
+
 from .. import clock
 from ..context import Context
 from ..errors import Forbidden, Rejected
@@ -232,10 +234,15 @@ def close_entries(session: Session, held: Held, who: games.Director, reason: str
     return action(session, held, who, reason, "close_entries")
 
 
-def bye(session: Session, held: Held, who: games.Director, player: str,
+def bye(session: Session, ctx: Context, held: Held, who: games.Director, player: str,
         points: float, reason: str, round_: int | None = None) -> Held:
-    """Give a player points without a game."""
-    return action(session, held, who, reason, "bye", player=player, points=points, round=round_)
+    """Give a player points without a game (they are still paired as before); they are told."""
+    held = action(session, held, who, reason, "bye", player=player, points=points, round=round_)
+    why = " ".join(reason.split())
+    tell(session, ctx, held, player,
+         f"{who.name} gave you {counted(points, 'point')} without a game in {held.row.name} "
+         f"({why}). You are paired as before.", "points without a game")
+    return held
 
 
 def undo(session: Session, ctx: Context, held: Held, who: games.Director, game: str,

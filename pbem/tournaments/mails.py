@@ -9,6 +9,8 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+from engine.figures import counted
+
 from ..context import Context
 from ..mail import compose, outbox
 from ..models import Outbox, Player
@@ -86,6 +88,7 @@ def queue_summary(session: Session, ctx: Context, held: Held, title: str, key: s
             "director": player.id == held.row.director_id
             or str(player.id) in held.state.directors,
             "away": [reports.name_of(held.state, p) for p in last_away(held)],
+            "byes": byes_of(held, entrant),
         }
         text, html = compose.render("tournament_summary", **context)
         outbox.queue(session, ctx, purpose="summary", to=player.email,
@@ -93,6 +96,28 @@ def queue_summary(session: Session, ctx: Context, held: Held, title: str, key: s
                      key=f"t.{held.public_id}.{key}.{player.id}")
         sent += 1
     return sent
+
+
+def byes_of(held: Held, entrant: str | None) -> list[str]:
+    """An entrant's points without a game, in words, oldest first: pairing byes, rounds
+    missed as a late entrant, and points a director gave."""
+    if entrant is None:
+        return []
+    found = []
+    for bye in held.state.byes:
+        if bye.player != entrant:
+            continue
+        when = f"Round {bye.round}: " if bye.round is not None else ""
+        points = counted(bye.points, "point")
+        if bye.late:
+            found.append(f"{when}{points} for a round played before you entered")
+        elif bye.by is not None:
+            found.append(f"{when}{points} without a game, given by {bye.by}")
+        elif bye.points:
+            found.append(f"{when}a bye of {points}: no game (nobody was left to pair you with)")
+        else:
+            found.append(f"{when}no game and no points (away, or a round robin's free round)")
+    return found
 
 
 def last_away(held: Held) -> tuple[str, ...]:

@@ -61,7 +61,7 @@ def act(session: Session, public_id: str, form: Any,
         "forbid": lambda: directing.forbid(session, held, who, player, form.get("other", ""),
                                            reason),
         "bye": lambda: directing.bye(
-            session, held, who, player,
+            session, svc.ctx, held, who, player,
             number(form.get("points"), "points", *directing.BYE_POINTS), reason),
         "undo": lambda: directing.undo(session, svc.ctx, held, who, game, reason),
         "annul": lambda: directing.annul(session, held, who, game, reason),
