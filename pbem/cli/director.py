@@ -32,13 +32,13 @@ def run(svc: Services, work: Callable[[Session], T]) -> T:
         fail(e)
 
 
-def event_head(svc: Services, game: str) -> tuple[str, int] | None:
-    """The tournament a game was paired by, and its log's head before an action on it."""
-    with svc.db.read() as s:
-        found = s.execute(
-            select(Tournament.public_id, Tournament.head_seq)
-            .join(Game, Game.tournament_id == Tournament.id).where(Game.public_id == game)
-        ).one_or_none()
+def event_head(session: Session, game: str) -> tuple[str, int] | None:
+    """The tournament a game was paired by, and its log's head (read in the action's own
+    transaction, before the action, so that only what the action led to is listed)."""
+    found = session.execute(
+        select(Tournament.public_id, Tournament.head_seq)
+        .join(Game, Game.tournament_id == Tournament.id).where(Game.public_id == game)
+    ).one_or_none()
     return None if found is None else (found[0], found[1])
 
 
@@ -80,11 +80,10 @@ def adjudicate(game: str, ranks: str, scores: str | None, reason: str) -> None:
     svc = ready_services()
     ranked = read(lambda: wholes(ranks, "each rank", 1, MAX_SEATS))
     scored = read(lambda: numbers(scores, "each score", *actions.SCORES)) if scores else None
-    event = event_head(svc, game)
-    loaded = run(
-        svc,
-        lambda s: actions.adjudicate(s, svc.ctx, game, actions.OPERATOR, reason, ranked, scored),
-    )
+    event, loaded = run(svc, lambda s: (
+        event_head(s, game),
+        actions.adjudicate(s, svc.ctx, game, actions.OPERATOR, reason, ranked, scored),
+    ))
     click.echo(f"{game}: {loaded.ruling.text if loaded.ruling else 'adjudicated'}")
     tell_event(svc, event)
 
@@ -96,8 +95,8 @@ def adjudicate(game: str, ranks: str, scores: str | None, reason: str) -> None:
 def abort(game: str, reason: str) -> None:
     """End a game with no result."""
     svc = ready_services()
-    event = event_head(svc, game)
-    run(svc, lambda s: actions.abort(s, svc.ctx, game, actions.OPERATOR, reason))
+    event, _ = run(svc, lambda s: (
+        event_head(s, game), actions.abort(s, svc.ctx, game, actions.OPERATOR, reason)))
     click.echo(f"{game}: aborted")
     tell_event(svc, event)
 

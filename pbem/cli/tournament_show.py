@@ -12,6 +12,7 @@ from engine.figures import counted
 from .. import clock
 from ..errors import PbemError
 from ..tournaments import dashboard, reports
+from ..tournaments.core import entries
 from ..tournaments.dashboard import Dashboard
 from ..tournaments.log import Held, load
 from .common import fail, ready_services
@@ -21,8 +22,9 @@ RECENT_ACTS = 10
 
 
 def when(at: datetime) -> str:
-    """A moment as the director's page writes it."""
-    return at.strftime("%a %d %b %Y, %H:%M UTC")
+    """A moment as the event's pages and mails write it ('Thursday 26 November 2026, 06:00
+    UTC'); SQLite gives it back without its zone."""
+    return entries.when(clock.as_utc(at))
 
 
 def heading(held: Held, board: Dashboard) -> list[str]:
@@ -52,7 +54,7 @@ def warnings(held: Held, board: Dashboard) -> list[str]:
     """What needs the director: a stuck event, overdue games, bouncing mail, who is away."""
     lines = []
     if held.row.problem and held.row.problem_at is not None:
-        lines.append(f"PROBLEM since {when(clock.as_utc(held.row.problem_at))}: the server "
+        lines.append(f"PROBLEM since {when(held.row.problem_at)}: the server "
                      f"cannot carry the event on: {held.row.problem}. It tries again at "
                      "every tick.")
     if board.overdue:
@@ -97,7 +99,7 @@ def pairing(held: Held, board: Dashboard) -> list[str]:
         lines.append(f"Round {board.round + 1} starts by {when(board.next_due)} at the latest; "
                      f"games of round {board.round} unfinished then are {carried}.")
     if board.ends and not t.closed:
-        lines.append(f"Forecast end: {board.ends.strftime('%a %d %b %Y')} "
+        lines.append(f"Forecast end: {board.ends.strftime('%A %d %B %Y')} "
                      "(if every game takes its full time).")
     if board.forecast:
         lines += ["Due now (`pbem tournament pair` pairs it):",
@@ -114,7 +116,7 @@ def actions(board: Dashboard) -> list[str]:
     lines = ["", "Latest actions:"]
     for act in board.acts[:RECENT_ACTS]:
         why = f": {act.why}" if act.why else ""
-        lines.append(f"  {when(clock.as_utc(act.at))}  {act.who} {act.what}{why}")
+        lines.append(f"  {when(act.at)}  {act.who} {act.what}{why}")
     if len(board.acts) > RECENT_ACTS:
         lines.append(f"  ... {counted(len(board.acts) - RECENT_ACTS, 'earlier action')}: "
                      "see the director's page")

@@ -146,8 +146,9 @@ def register(public_id: str, emails: tuple[str, ...], by_mail: bool) -> None:
     """Enter players (EMAIL or 'Name <EMAIL>'), or mail them registration links."""
     svc = ready_services()
 
-    def work(session: Any) -> int:
+    def work(session: Any) -> tuple[int, int, Held]:
         held = load(session, public_id, for_update=True)
+        before = held.state.head
         for text in emails:
             email, name = player_arg(text)
             if by_mail:
@@ -162,14 +163,13 @@ def register(public_id: str, emails: tuple[str, ...], by_mail: bool) -> None:
                 record = entry_record(session, player.id, held.row.kind)
                 held = service.register(session, held, player, *record, by=games.OPERATOR.name,
                                         ctx=svc.ctx)
-        return len(emails)
+        return len(emails), before, held
 
-    before = held_or_fail(svc, public_id).state.head
-    count = write(svc, work)
+    count, before, held = write(svc, work)
     click.echo(f"{counted(count, 'registration link')} mailed" if by_mail
                else f"{counted(count, 'player')} registered")
     # A late entrant of a rolling or late-entry event may be paired at once.
-    for line in reports.paired_lines(held_or_fail(svc, public_id), before):
+    for line in reports.paired_lines(held, before):
         click.echo(line)
 
 
@@ -204,9 +204,12 @@ def pair(public_id: str, preview: bool) -> None:
             for line in reports.plan_lines(held, plan):
                 click.echo(line)
         return
-    before = held_or_fail(svc, public_id).state.head
-    held = write(svc, lambda s: directing.pair_now(s, svc.ctx, load(s, public_id,
-                                                                    for_update=True), now))
+
+    def work(session: Any) -> tuple[int, Held]:
+        held = load(session, public_id, for_update=True)
+        return held.state.head, directing.pair_now(session, svc.ctx, held, now)
+
+    before, held = write(svc, work)
     click.echo(f"{public_id}: {counted(len(held.state.tables), 'game')} paired in all; "
                "the entrants' mails are queued")
     for line in reports.paired_lines(held, before):

@@ -38,7 +38,7 @@ class Field:
 
 def when(moment: datetime) -> str:
     """Write a moment as people read it: 'Thursday 26 November 2026, 06:00 UTC'."""
-    return moment.strftime("%A %d %B %Y, %H:%M UTC").replace(" 0", " ", 1)
+    return f"{moment:%A} {moment.day} {moment:%B %Y, %H:%M} UTC"  # the day unpadded only
 
 
 def closed(field: Field, now: datetime) -> str | None:

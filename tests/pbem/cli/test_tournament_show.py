@@ -41,7 +41,7 @@ def test_the_glance_names_the_round_each_game_and_whom_it_waits_for(app, runner)
         row = next(line for line in lines if line.startswith(f"  {table.game}  "))
         assert re.fullmatch(
             rf"  {table.game}  round 1: \S.* v \S.*: waiting for \S.* until "
-            r"\w{3} \d\d \w{3} \d{4}, \d\d:\d\d UTC", row), row
+            r"\w+day \d{1,2} \w+ \d{4}, \d\d:\d\d UTC", row), row
     assert any(line.startswith("Next pairing: when the last 2 games of round 1 end") for line in
                lines)
     assert any(line.startswith("Nothing to pair now: round 1 is still open") for line in lines)
@@ -74,7 +74,7 @@ def test_what_needs_the_director_comes_first_and_each_action_says_who_and_why(ap
     assert next(line for line in lines if line.startswith(f"  {anns.game}  ")).endswith(
         " (OVERDUE)")
     acted = lines[lines.index("Latest actions:") + 1]
-    assert re.fullmatch(r"  \w{3} \d\d \w{3} \d{4}, \d\d:\d\d UTC  the operator withdrew "
+    assert re.fullmatch(r"  \w+day \d{1,2} \w+ \d{4}, \d\d:\d\d UTC  the operator withdrew "
                         rf"{re.escape(leaver_name)}: moved away", acted), acted
     assert lines.index("Mail to Ann bounces: 550 no such user.") < lines.index("Games in play:")
 

@@ -4,6 +4,7 @@ the game's name, who invites, who won, and each game's event, round and opponent
 from __future__ import annotations
 
 import re
+from datetime import UTC, datetime
 from email.message import EmailMessage
 from typing import Any
 
@@ -15,6 +16,7 @@ from pbem.models import Game
 from pbem.play import director as games
 from pbem.play.start import player_for
 from pbem.tournaments import service, simulate
+from pbem.tournaments.core.entries import when
 from pbem.tournaments.log import load as load_tournament
 
 from ..pipe import csrf_in, link_in, path_of, sign_in, svc_of
@@ -257,3 +259,11 @@ def test_an_adjudication_mail_and_page_say_who_won_before_the_reason(smtp_app, s
         assert f"Martian Frisby game {game} is over: North won, adjudicated by Dee: North's " \
                "lead cannot be caught." in text, text
     assert "North won, adjudicated by Dee: North&#39;s lead cannot be caught" in page
+
+
+def test_a_moment_is_written_with_its_day_unpadded_and_its_hour_padded():
+    # The day's leading zero goes; the hour's stays, whatever the day (a two-digit day once
+    # made "Sunday 29 November 2026, 6:10 UTC").
+    assert when(datetime(2026, 11, 29, 6, 10, tzinfo=UTC)) == "Sunday 29 November 2026, 06:10 UTC"
+    assert when(datetime(2026, 3, 1, 6, 5, tzinfo=UTC)) == "Sunday 1 March 2026, 06:05 UTC"
+    assert when(datetime(2026, 3, 1, 16, 0, tzinfo=UTC)) == "Sunday 1 March 2026, 16:00 UTC"
